@@ -1,0 +1,69 @@
+// A bounds-checked msgpack pull reader over an in-memory byte range. It never builds an object
+// tree and never allocates: values are read header by header, strings as views into the input.
+//
+// Grammar read (msgpack spec): every byte 0x00-0xff except 0xc1 starts a value;
+//   header := fixint | fixmap | fixarray | fixstr | nil | bool | bin8/16/32 | ext | float32/64
+//             | uint8..64 | int8..64 | fixext | str8/16/32 | array16/32 | map16/32 | negfixint
+// Integers are classified by value as msgpack-c does: a non-negative value is `pos_int`
+// whatever its encoding, a negative one `neg_int`.
+//
+// Errors (truncation, the reserved byte 0xc1, a container longer than the bytes left) make the
+// reader fail; `error()` then names the absolute byte offset (base_offset + position).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace moonquota::format {
+
+enum class MpType : std::uint8_t { nil, boolean, pos_int, neg_int, float32, float64, str, bin, array, map, ext };
+
+[[nodiscard]] const char* mp_type_name(MpType t);
+
+struct MpHeader {
+  MpType type = MpType::nil;
+  bool boolean = false;
+  std::uint64_t u = 0;       // pos_int value
+  std::int64_t i = 0;        // neg_int value
+  std::uint32_t length = 0;  // str/bin/ext payload bytes, array elements, map pairs
+  std::int8_t ext_type = 0;
+  std::size_t offset = 0;    // absolute offset of the header's first byte
+  bool smallest = true;      // false when an integer or length used a wider format than needed
+};
+
+class MsgpackReader {
+ public:
+  explicit MsgpackReader(std::string_view data, std::size_t base_offset = 0)
+      : m_data(data), m_base(base_offset) {}
+
+  // Reads one header. For str/bin/ext the payload must be consumed next with read_payload.
+  [[nodiscard]] bool read_header(MpHeader& h);
+  // Reads `length` payload bytes of the last str/bin/ext header.
+  [[nodiscard]] bool read_payload(std::uint32_t length, std::string_view& out);
+  // Reads and discards one complete value, iteratively (no recursion, any depth).
+  [[nodiscard]] bool skip_value();
+  // Skips the rest of a value whose header was already read.
+  [[nodiscard]] bool skip_after_header(const MpHeader& h);
+
+  [[nodiscard]] std::size_t position() const { return m_pos; }             // relative
+  [[nodiscard]] std::size_t absolute_position() const { return m_base + m_pos; }
+  [[nodiscard]] std::size_t remaining() const { return m_data.size() - m_pos; }
+  [[nodiscard]] bool at_end() const { return m_pos == m_data.size(); }
+  [[nodiscard]] bool failed() const { return !m_error.empty(); }
+  [[nodiscard]] const std::string& error() const { return m_error; }
+  [[nodiscard]] std::string_view data() const { return m_data; }
+
+ private:
+  bool fail(const std::string& what, std::size_t rel_offset);
+  bool need(std::size_t n, const char* what);
+  std::uint64_t be(std::size_t n);
+
+  std::string_view m_data;
+  std::size_t m_base;
+  std::size_t m_pos = 0;
+  std::string m_error;
+};
+
+}  // namespace moonquota::format

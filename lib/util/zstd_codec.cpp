@@ -1,0 +1,56 @@
+#include "util/zstd_codec.hpp"
+
+#include <zstd.h>
+
+#include <string>
+
+namespace moonquota::util {
+
+std::string zstd_compress(std::string_view raw, int level) {
+  std::string out;
+  out.resize(ZSTD_compressBound(raw.size()));
+  size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), level);
+  if (ZSTD_isError(n)) return {};  // cannot happen with a bound-sized buffer
+  out.resize(n);
+  return out;
+}
+
+Result<std::uint64_t> zstd_content_size(std::string_view frame) {
+  unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR) return Status::corruption("not a zstd frame");
+  if (size == ZSTD_CONTENTSIZE_UNKNOWN) return Status::corruption("zstd frame has no content size");
+  return static_cast<std::uint64_t>(size);
+}
+
+Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::string& out) {
+  out.clear();
+  if (frame.empty()) return Status::corruption("empty zstd input");
+  auto size = zstd_content_size(frame);
+  if (!size.ok()) return size.status();
+  if (*size > max_bytes) {
+    return Status::corruption("zstd content size " + std::to_string(*size) + " exceeds the limit of " +
+                              std::to_string(max_bytes) + " bytes");
+  }
+  size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
+  if (ZSTD_isError(frame_size)) {
+    return Status::corruption(std::string("truncated or invalid zstd frame: ") + ZSTD_getErrorName(frame_size));
+  }
+  if (frame_size != frame.size()) {
+    return Status::corruption("zstd input holds " + std::to_string(frame.size() - frame_size) +
+                              " bytes after the first frame");
+  }
+  out.resize(static_cast<size_t>(*size));
+  size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
+  if (ZSTD_isError(n)) {
+    out.clear();
+    return Status::corruption(std::string("zstd decompression failed: ") + ZSTD_getErrorName(n));
+  }
+  if (n != out.size()) {
+    out.clear();
+    return Status::corruption("zstd frame decompressed to " + std::to_string(n) + " bytes, header says " +
+                              std::to_string(*size));
+  }
+  return {};
+}
+
+}  // namespace moonquota::util

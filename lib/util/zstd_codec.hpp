@@ -1,0 +1,26 @@
+// zstd single-frame codec with Mooncake's rules (snapshot-format.md §4.3): exactly one frame,
+// content size in the header, decompressed size capped by the caller.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "util/status.hpp"
+
+namespace moonquota::util {
+
+// Compresses `raw` as one frame at `level` with the content size in the header (what
+// ZSTD_compress writes). Never fails for in-memory input.
+[[nodiscard]] std::string zstd_compress(std::string_view raw, int level = 3);
+
+// Decompresses one frame into `out` (replaced). Fails, as Mooncake does, when the frame has
+// no content size, when the input holds more than one frame or trailing bytes, or when the
+// content size exceeds `max_bytes` (our own memory guard). Errors name no file: callers add it.
+[[nodiscard]] Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::string& out);
+
+// The content size declared in the frame header, or an error.
+[[nodiscard]] Result<std::uint64_t> zstd_content_size(std::string_view frame);
+
+}  // namespace moonquota::util
