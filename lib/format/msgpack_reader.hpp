@@ -38,6 +38,10 @@ class MsgpackReader {
   explicit MsgpackReader(std::string_view data, std::size_t base_offset = 0)
       : m_data(data), m_base(base_offset) {}
 
+  // Turns off the "container longer than the remaining input" check: for parsing a lone
+  // header whose contents are read elsewhere (the streaming file scanner checks them itself).
+  void disable_length_checks() { m_check_lengths = false; }
+
   // Reads one header. For str/bin/ext the payload must be consumed next with read_payload.
   [[nodiscard]] bool read_header(MpHeader& h);
   // Reads `length` payload bytes of the last str/bin/ext header.
@@ -48,6 +52,8 @@ class MsgpackReader {
   [[nodiscard]] bool skip_after_header(const MpHeader& h);
 
   [[nodiscard]] std::size_t position() const { return m_pos; }             // relative
+  // Moves back to a relative position obtained from position() (look-ahead undo).
+  void rewind_to(std::size_t rel_pos) { m_pos = rel_pos; }
   [[nodiscard]] std::size_t absolute_position() const { return m_base + m_pos; }
   [[nodiscard]] std::size_t remaining() const { return m_data.size() - m_pos; }
   [[nodiscard]] bool at_end() const { return m_pos == m_data.size(); }
@@ -63,6 +69,7 @@ class MsgpackReader {
   std::string_view m_data;
   std::size_t m_base;
   std::size_t m_pos = 0;
+  bool m_check_lengths = true;
   std::string m_error;
 };
 

@@ -1,1 +1,370 @@
-// placeholder: being written
+#include "format/segments_decoder.hpp"
+
+#include <set>
+#include <string>
+
+#include "format/msgpack_convert.hpp"
+#include "util/uuid.hpp"
+#include "util/zstd_codec.hpp"
+
+namespace moonquota::format {
+
+namespace {
+
+using util::Status;
+
+class SegmentsDecoder {
+ public:
+  SegmentsDecoder(std::string_view raw, const SegmentsDecodeOptions& options, model::Findings& findings)
+      : m_reader(raw), m_values(m_reader), m_options(options), m_findings(findings) {}
+
+  util::Result<model::SegmentsPayload> run();
+
+ private:
+  bool fail_status(const std::string& context) {
+    m_failure = context + ": " + m_values.error();
+    return false;
+  }
+  bool fail_message(const std::string& message) {
+    if (m_failure.empty()) m_failure = message;
+    return false;
+  }
+  void finding(model::Severity s, std::string message) {
+    m_findings.push_back({s, "segments", std::move(message)});
+  }
+
+  bool uuid_string(std::string_view& out, const char* what, bool strict_str);
+  bool decode_allocator_names();
+  bool decode_mounted();
+  bool decode_mounted_segment(std::string_view key, model::MountedSegment& seg);
+  bool decode_buffer_allocator(model::BufferAllocatorState& a, const std::string& where);
+  bool decode_core(model::AllocatorCore& core, const std::string& where);
+  bool decode_blob(std::uint64_t expected, std::string& out, const char* what, const std::string& where);
+  bool decode_client_segments();
+  bool decode_local_disk();
+  bool decode_local_disk_client(std::string_view key, model::LocalDiskClient& client);
+
+  MsgpackReader m_reader;
+  ValueReader m_values;
+  const SegmentsDecodeOptions& m_options;
+  model::Findings& m_findings;
+  model::SegmentsPayload m_out;
+  std::string m_failure;
+};
+
+bool SegmentsDecoder::uuid_string(std::string_view& out, const char* what, bool strict_str) {
+  MpHeader h;
+  if (!m_values.header(h)) return false;
+  if (h.type != MpType::str && (strict_str || h.type != MpType::bin)) {
+    return m_values.type_error(h, what, "a msgpack STR");
+  }
+  if (!m_reader.read_payload(h.length, out)) return false;
+  if (!util::parse_uuid_lenient(out)) {
+    return m_values.error_at(h.offset, std::string(what) + ": '" + std::string(out) + "' is not a UUID");
+  }
+  if (!util::is_canonical_uuid(out)) {
+    finding(model::Severity::warning, std::string(what) + " '" + std::string(out) + "' is not a canonical UUID");
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_allocator_names() {
+  std::uint32_t n = 0;
+  if (!m_values.array(n, "\"an\"")) return fail_status("\"an\"");
+  m_out.has_allocator_names = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::string_view name;
+    if (!m_values.str_strict(name, "\"an\" element")) return fail_status("\"an\"[" + std::to_string(i) + "]");
+    m_out.allocator_names.emplace_back(name);
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_blob(std::uint64_t expected, std::string& out, const char* what,
+                                  const std::string& where) {
+  MpHeader h;
+  std::string_view frame;
+  if (!m_values.header(h)) return fail_status(where);
+  if (h.type != MpType::bin) {
+    (void)m_values.type_error(h, what, "BIN");
+    return fail_status(where);
+  }
+  if (!m_reader.read_payload(h.length, frame)) return fail_status(where);
+  if (expected > m_options.max_blob_bytes) {
+    return fail_message(where + ": " + what + " of " + std::to_string(expected) +
+                        " bytes exceeds the memory limit of " + std::to_string(m_options.max_blob_bytes));
+  }
+  Status s = m_options.keep_allocator_blobs ? util::zstd_decompress(frame, expected, out)
+                                            : util::zstd_check_frame(frame, expected);
+  if (s.ok() && m_options.keep_allocator_blobs && out.size() != expected) {
+    s = Status::corruption("holds " + std::to_string(out.size()) + " bytes, expected " + std::to_string(expected));
+  }
+  if (!s.ok()) {
+    return fail_message(where + ": " + what + " at byte offset " + std::to_string(h.offset) + ": " + s.message());
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_core(model::AllocatorCore& c, const std::string& where) {
+  std::uint32_t n = 0;
+  if (!m_values.array(n, "allocator core")) return fail_status(where);
+  if (n != 10) return fail_message(where + ": allocator core has " + std::to_string(n) + " elements, expected 10");
+  if (!m_values.u32(c.size, "allocator size") || !m_values.u32(c.current_capacity, "current_capacity") ||
+      !m_values.u32(c.max_capacity, "max_capacity") || !m_values.u32(c.free_storage, "free_storage") ||
+      !m_values.u32(c.used_bins_top, "used_bins_top")) {
+    return fail_status(where);
+  }
+  if (!m_values.array(n, "used_bins")) return fail_status(where);
+  if (n != 32) return fail_message(where + ": used_bins has " + std::to_string(n) + " elements, expected 32");
+  for (auto& b : c.used_bins)
+    if (!m_values.u8(b, "used_bins element")) return fail_status(where);
+  if (!m_values.array(n, "bin_indices")) return fail_status(where);
+  if (n != 256) return fail_message(where + ": bin_indices has " + std::to_string(n) + " elements, expected 256");
+  for (auto& b : c.bin_indices)
+    if (!m_values.u32(b, "bin_indices element")) return fail_status(where);
+  if (!decode_blob(std::uint64_t{c.current_capacity} * 25, c.nodes, "node table", where)) return false;
+  if (!decode_blob(std::uint64_t{c.current_capacity} * 4, c.free_nodes, "free-node list", where)) return false;
+  if (!m_values.u32(c.free_offset, "free_offset")) return fail_status(where);
+  if (c.max_capacity < c.current_capacity) c.max_capacity = c.current_capacity;  // max(current, max)
+  return true;
+}
+
+bool SegmentsDecoder::decode_buffer_allocator(model::BufferAllocatorState& a, const std::string& where) {
+  std::uint32_t n = 0;
+  std::string_view s;
+  if (!m_values.array(n, "buffer allocator")) return fail_status(where);
+  if (n != 6) return fail_message(where + ": buffer allocator has " + std::to_string(n) + " elements, expected 6");
+  if (!m_values.string(s, "allocator segment_name")) return fail_status(where);
+  a.segment_name = s;
+  if (!m_values.u64(a.base, "allocator base") || !m_values.u64(a.total_size, "allocator total_size") ||
+      !m_values.u64(a.cur_size, "allocator cur_size") || !m_values.string(s, "allocator transport_endpoint")) {
+    return fail_status(where);
+  }
+  a.transport_endpoint = s;
+  auto& o = a.offset;
+  if (!m_values.array(n, "offset allocator")) return fail_status(where);
+  if (n != 6) return fail_message(where + ": offset allocator has " + std::to_string(n) + " elements, expected 6");
+  if (!m_values.u64(o.base, "offset allocator base") || !m_values.u64(o.multiplier_bits, "multiplier_bits") ||
+      !m_values.u64(o.capacity, "capacity") || !m_values.u64(o.allocated_size, "allocated_size") ||
+      !m_values.u64(o.allocated_num, "allocated_num")) {
+    return fail_status(where);
+  }
+  return decode_core(o.core, where);
+}
+
+bool SegmentsDecoder::decode_mounted_segment(std::string_view key, model::MountedSegment& seg) {
+  const std::string where = "\"ms\"[" + std::string(key) + "]";
+  std::uint32_t n = 0;
+  std::string_view s;
+  if (!m_values.array(n, "mounted segment")) return fail_status(where);
+  if (n < 8) return fail_message(where + ": mounted segment has " + std::to_string(n) + " elements, needs at least 8");
+  seg.map_key = key;
+  if (!uuid_string(s, "segment id", false)) return fail_status(where);
+  seg.id = s;
+  if (!m_values.string(s, "segment name")) return fail_status(where);
+  seg.name = s;
+  if (!m_values.u64(seg.base, "segment base") || !m_values.u64(seg.size, "segment size") ||
+      !m_values.string(s, "segment te_endpoint")) {
+    return fail_status(where);
+  }
+  seg.te_endpoint = s;
+  if (!m_values.i16(seg.status, "segment status") || !m_values.boolean(seg.has_allocator, "has_allocator")) {
+    return fail_status(where);
+  }
+  if (seg.has_allocator) {
+    seg.allocator.emplace();
+    if (!decode_buffer_allocator(*seg.allocator, where)) return false;
+  } else if (!m_values.skip()) {
+    return fail_status(where);
+  }
+  if (n >= 9) {
+    if (!m_values.string(s, "segment host_id")) return fail_status(where);
+    seg.host_id = std::string(s);
+  }
+  for (std::uint32_t i = 9; i < n; ++i)
+    if (!m_values.skip()) return fail_status(where);
+  if (seg.map_key != seg.id) {
+    finding(model::Severity::error, where + ": map key differs from the segment id '" + seg.id + "'");
+  }
+  if (seg.status != model::segment_status::ok) {
+    finding(model::Severity::warning, where + ": segment '" + seg.name + "' has status " +
+                                          model::segment_status::name(seg.status) + " (" +
+                                          std::to_string(seg.status) + ")");
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_mounted() {
+  std::uint32_t n = 0;
+  if (!m_values.map(n, "\"ms\"")) return fail_status("\"ms\"");
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::string_view key;
+    if (!uuid_string(key, "\"ms\" key", true)) return fail_status("\"ms\"");
+    model::MountedSegment seg;
+    if (!decode_mounted_segment(key, seg)) return false;
+    m_out.mounted.push_back(std::move(seg));
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_client_segments() {
+  std::uint32_t n = 0;
+  if (!m_values.map(n, "\"cs\"")) return fail_status("\"cs\"");
+  m_out.has_client_segments = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::string_view client;
+    if (!uuid_string(client, "\"cs\" key", true)) return fail_status("\"cs\"");
+    std::uint32_t count = 0;
+    const std::string where = "\"cs\"[" + std::string(client) + "]";
+    if (!m_values.array(count, "client segment list")) return fail_status(where);
+    std::vector<std::string> ids;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      std::string_view id;
+      if (!uuid_string(id, "client segment id", true)) return fail_status(where);
+      ids.emplace_back(id);
+    }
+    m_out.client_segments.emplace_back(std::string(client), std::move(ids));
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_local_disk_client(std::string_view key, model::LocalDiskClient& client) {
+  const std::string where = "\"ld\"[" + std::string(key) + "]";
+  client.client_id = key;
+  std::uint32_t n = 0;
+  if (!m_values.array(n, "local-disk client")) return fail_status(where);
+  if (n < 2) return fail_message(where + ": local-disk entry has " + std::to_string(n) + " elements, needs 2");
+  std::uint64_t count = 0;
+  if (!m_values.boolean(client.enable_offloading, "enable_offloading") ||
+      !m_values.u64(count, "local-disk task count")) {
+    return fail_status(where);
+  }
+  if (count > (n - 2) / 2) {
+    return fail_message(where + ": task count " + std::to_string(count) + " runs beyond the array of " +
+                        std::to_string(n) + " elements");
+  }
+  for (std::uint64_t t = 0; t < count; ++t) {
+    model::LocalDiskTask task;
+    std::string_view encoded;
+    if (!m_values.str_strict(encoded, "local-disk encoded key")) return fail_status(where);
+    task.encoded_key = encoded;
+    MpHeader h;
+    if (!m_values.header(h)) return fail_status(where);
+    if (h.type == MpType::pos_int || h.type == MpType::neg_int) {
+      task.legacy_integer_form = true;
+      if (h.type == MpType::pos_int && h.u > static_cast<std::uint64_t>(INT64_MAX)) {
+        (void)m_values.type_error(h, "local-disk task size", "a signed 64-bit integer");
+        return fail_status(where);
+      }
+      task.size = h.type == MpType::pos_int ? static_cast<std::int64_t>(h.u) : h.i;
+      size_t nul = encoded.find('\0');
+      task.tenant_id = nul == std::string_view::npos ? "default" : std::string(encoded.substr(0, nul));
+      task.key = nul == std::string_view::npos ? std::string(encoded) : std::string(encoded.substr(nul + 1));
+    } else if (h.type == MpType::array && h.length == 3) {
+      std::string_view tenant;
+      std::string_view k;
+      if (!m_values.str_strict(tenant, "local-disk task tenant") || !m_values.str_strict(k, "local-disk task key") ||
+          !m_values.i64(task.size, "local-disk task size")) {
+        return fail_status(where);
+      }
+      task.tenant_id = tenant;
+      task.key = k;
+    } else {
+      (void)m_values.type_error(h, "local-disk task", "a [tenant, key, size] array or an integer");
+      return fail_status(where);
+    }
+    client.tasks.push_back(std::move(task));
+  }
+  std::uint64_t consumed = 2 + 2 * count;
+  if (consumed < n) {
+    MpHeader h;
+    if (!m_values.header(h)) return fail_status(where);
+    if (h.type == MpType::pos_int && h.u <= static_cast<std::uint64_t>(INT64_MAX)) {
+      client.total_capacity_bytes = static_cast<std::int64_t>(h.u);
+    } else if (h.type == MpType::neg_int) {
+      client.total_capacity_bytes = h.i;
+    } else if (!m_reader.skip_after_header(h)) {
+      return fail_status(where);
+    }
+    for (std::uint64_t i = consumed + 1; i < n; ++i)
+      if (!m_values.skip()) return fail_status(where);
+  }
+  return true;
+}
+
+bool SegmentsDecoder::decode_local_disk() {
+  std::uint32_t n = 0;
+  if (!m_values.map(n, "\"ld\"")) return fail_status("\"ld\"");
+  m_out.has_local_disk = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::string_view key;
+    if (!m_values.str_strict(key, "\"ld\" key")) return fail_status("\"ld\"");
+    model::LocalDiskClient client;
+    if (!decode_local_disk_client(key, client)) return false;
+    m_out.local_disk.push_back(std::move(client));
+  }
+  return true;
+}
+
+util::Result<model::SegmentsPayload> SegmentsDecoder::run() {
+  std::uint32_t n = 0;
+  if (!m_values.map(n, "segments payload")) return Status::corruption(m_values.error());
+  std::set<std::string, std::less<>> seen;
+  for (std::uint32_t i = 0; i < n && m_failure.empty(); ++i) {
+    MpHeader h;
+    std::string_view key;
+    if (!m_values.header(h)) break;
+    if (h.type != MpType::str) {  // non-STR keys are ignored, with their values
+      finding(model::Severity::warning, "non-string key at byte offset " + std::to_string(h.offset) + " ignored");
+      if (!m_reader.skip_after_header(h) || !m_values.skip()) break;
+      continue;
+    }
+    if (!m_reader.read_payload(h.length, key)) break;
+    if (!seen.insert(std::string(key)).second) {
+      finding(model::Severity::error, "duplicate key \"" + std::string(key) + "\" ignored (the first one wins)");
+      if (!m_values.skip()) break;
+      continue;
+    }
+    bool ok = true;
+    if (key == "ma") {
+      MpHeader v;
+      if (!m_values.header(v)) break;
+      if (v.type != MpType::pos_int || v.u != static_cast<std::uint64_t>(model::k_allocator_type_offset)) {
+        return Status::corruption("\"ma\" at byte offset " + std::to_string(v.offset) +
+                                  " is not the OFFSET allocator type (1)");
+      }
+      m_out.allocator_type = model::k_allocator_type_offset;
+    } else if (key == "an") {
+      ok = decode_allocator_names();
+    } else if (key == "ms") {
+      ok = decode_mounted();
+    } else if (key == "cs") {
+      ok = decode_client_segments();
+    } else if (key == "ld") {
+      ok = decode_local_disk();
+    } else {
+      finding(model::Severity::info, "unknown key \"" + std::string(key) + "\" ignored");
+      ok = m_values.skip();
+    }
+    if (!ok) break;
+  }
+  if (!m_failure.empty()) return Status::corruption(m_failure);
+  if (m_values.failed()) return Status::corruption(m_values.error());
+  if (!m_reader.at_end()) {
+    finding(model::Severity::warning, std::to_string(m_reader.remaining()) + " trailing bytes after the payload");
+  }
+  if (!m_out.has_allocator_names) finding(model::Severity::warning, "no \"an\": no restored segment is allocatable");
+  if (!m_out.has_client_segments) finding(model::Severity::warning, "no \"cs\": client lookups will fail");
+  if (!m_out.has_local_disk) finding(model::Severity::info, "no \"ld\": local-disk state is empty");
+  return std::move(m_out);
+}
+
+}  // namespace
+
+util::Result<model::SegmentsPayload> decode_segments(std::string_view raw, const SegmentsDecodeOptions& options,
+                                                     model::Findings& findings) {
+  SegmentsDecoder decoder(raw, options, findings);
+  return decoder.run();
+}
+
+}  // namespace moonquota::format

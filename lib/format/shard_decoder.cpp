@@ -1,1 +1,109 @@
-// placeholder: being written
+#include "format/shard_decoder.hpp"
+
+#include <string>
+
+#include "model/tenant_id.hpp"
+
+namespace moonquota::format {
+
+namespace {
+
+std::string where(std::uint32_t shard, std::uint64_t entry) {
+  return "shard " + std::to_string(shard) + " entry " + std::to_string(entry);
+}
+
+util::Status reject(std::uint32_t shard, const std::string& message) {
+  return util::Status::corruption("shard " + std::to_string(shard) + ": " + message +
+                                  " (offsets are inside the decompressed shard)");
+}
+
+// Finds the "metadata" array; returns its length with the reader at its first element.
+util::Result<std::uint32_t> open_entry_array(ValueReader& values, std::uint32_t shard, std::uint32_t& pairs_after) {
+  std::uint32_t pairs = 0;
+  if (!values.map(pairs, "shard value")) return reject(shard, values.error());
+  for (std::uint32_t i = 0; i < pairs; ++i) {
+    MpHeader h;
+    std::string_view key;
+    if (!values.header(h)) return reject(shard, values.error());
+    if (h.type == MpType::str || h.type == MpType::bin) {
+      if (!values.reader().read_payload(h.length, key)) return reject(shard, values.error());
+      if (key == "metadata") {
+        std::uint32_t n = 0;
+        if (!values.array(n, "\"metadata\"")) return reject(shard, values.error());
+        pairs_after = pairs - i - 1;
+        return n;
+      }
+    } else if (!values.reader().skip_after_header(h)) {
+      return reject(shard, values.error());
+    }
+    if (!values.skip()) return reject(shard, values.error());
+  }
+  return reject(shard, "shard map has no \"metadata\" array");
+}
+
+}  // namespace
+
+util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const SegmentTable& segments,
+                          ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings) {
+  MsgpackReader reader(raw);
+  ValueReader values(reader);
+  std::uint32_t pairs_after = 0;
+  auto count = open_entry_array(values, shard_index, pairs_after);
+  if (!count.ok()) return count.status();
+  ShardEntry entry;
+  entry.shard_index = shard_index;
+  entry.object = &scratch;
+  ObjectDecodeResult result;
+  entry.result = &result;
+  for (std::uint64_t i = 0; i < *count; ++i) {
+    entry.entry_index = i;
+    entry.offset = reader.position();
+    MpHeader h;
+    if (!values.header(h)) return reject(shard_index, values.error());
+    if (h.type != MpType::array || (h.length != 2 && h.length != 3)) {
+      return reject(shard_index, "entry " + std::to_string(i) + " at byte offset " + std::to_string(h.offset) +
+                                     " is not an array of 2 or 3 elements");
+    }
+    scratch.legacy_entry = h.length == 2;
+    std::string_view tenant;
+    if (h.length == 3 && !values.string(tenant, "entry tenant")) {
+      return reject(shard_index, "entry " + std::to_string(i) + ": " + values.error());
+    }
+    scratch.tenant_id = tenant.empty() ? model::k_default_tenant : tenant;
+    if (!values.string(scratch.key, "entry key")) {
+      return reject(shard_index, "entry " + std::to_string(i) + ": " + values.error());
+    }
+    result = decode_object(values, segments, scratch);
+    if (result.outcome == DecodeOutcome::rejected) {
+      return reject(shard_index, "entry " + std::to_string(i) + ": " + result.reason);
+    }
+    if (scratch.legacy_entry) {
+      findings.push_back({model::Severity::info, where(shard_index, i), "legacy 2-element entry (default tenant)"});
+    }
+    if (result.nof_replica) {
+      findings.push_back({model::Severity::error, where(shard_index, i), "unsupported snapshot: NOF_SSD replica"});
+    }
+    if (result.ambiguous) {
+      findings.push_back({model::Severity::warning, where(shard_index, i),
+                          "skipped (" + result.reason +
+                              ") although a later value would make the master reject the snapshot; "
+                              "the order of these checks is not verified against a Mooncake build"});
+    }
+    visitor.on_entry(entry);
+  }
+  // Remaining pairs of the shard map are parsed by msgpack-c too: they must be well-formed.
+  for (std::uint32_t p = 0; p < pairs_after; ++p) {
+    if (!values.skip() || !values.skip()) return reject(shard_index, values.error());
+  }
+  if (pairs_after > 0) {
+    findings.push_back({model::Severity::info, "shard " + std::to_string(shard_index),
+                        std::to_string(pairs_after) + " extra keys after \"metadata\" ignored"});
+  }
+  if (!reader.at_end()) {
+    findings.push_back({model::Severity::warning, "shard " + std::to_string(shard_index),
+                        std::to_string(reader.remaining()) + " trailing bytes after the shard map ignored"});
+  }
+  return {};
+}
+
+}  // namespace moonquota::format

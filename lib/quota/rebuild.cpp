@@ -1,1 +1,63 @@
-// placeholder: being written
+#include "quota/rebuild.hpp"
+
+#include <charconv>
+
+#include "format/policy_yaml.hpp"
+
+namespace moonquota::quota {
+
+util::Result<CapacitySpec> parse_capacity(const std::string& text) {
+  if (text == "auto") return CapacitySpec{CapacityMode::automatic, 0};
+  if (text == "failover") return CapacitySpec{CapacityMode::failover, 0};
+  CapacitySpec spec{CapacityMode::fixed_bytes, 0};
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), spec.bytes, 10);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
+    return util::Status::invalid_argument("--capacity '" + text + "' is not auto, failover or a byte count");
+  }
+  return spec;
+}
+
+std::string capacity_mode_name(CapacityMode mode) {
+  switch (mode) {
+    case CapacityMode::automatic: return "auto";
+    case CapacityMode::failover: return "failover";
+    case CapacityMode::fixed_bytes: return "bytes";
+  }
+  return "?";
+}
+
+util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
+  RebuildResult result;
+  result.selection = request.selection;
+  result.restore_time_ms = request.restore.restore_time_ms;
+  result.fixed_master = request.restore.fixed_master;
+  result.capacity = request.capacity;
+  std::map<std::string, std::uint64_t> policy;
+  if (request.policy_file) {
+    auto loaded = format::load_policy_file(*request.policy_file);
+    if (!loaded.ok()) return loaded.status();
+    policy = loaded->quotas;
+    result.policy_source = *request.policy_file;
+    result.policy_warnings = loaded->warnings;
+  }
+  auto outcome = restore::restore_master(request.selection, request.restore);
+  if (!outcome.ok()) return outcome.status();
+  result.outcome = std::move(outcome).value();
+
+  std::uint64_t capacity = 0;
+  switch (request.capacity.mode) {
+    case CapacityMode::automatic:
+      capacity = result.outcome.state ? result.outcome.state->mounted_capacity_bytes : 0;
+      break;
+    case CapacityMode::failover: capacity = 0; break;
+    case CapacityMode::fixed_bytes: capacity = request.capacity.bytes; break;
+  }
+  static const std::map<std::string, restore::TenantTally> k_no_usage;
+  const auto& usage = result.outcome.state ? result.outcome.state->tenants : k_no_usage;
+  auto table = build_account_table(usage, policy, capacity);
+  if (!table.ok()) return table.status();
+  result.table = std::move(table).value();
+  return result;
+}
+
+}  // namespace moonquota::quota

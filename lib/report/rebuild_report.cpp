@@ -1,1 +1,166 @@
-// placeholder: being written
+#include "report/rebuild_report.hpp"
+
+#include <sstream>
+
+#include "util/text_table.hpp"
+
+namespace moonquota::report {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+std::size_t count_findings(const model::Findings& findings, model::Severity s) {
+  std::size_t n = 0;
+  for (const auto& f : findings) n += f.severity == s ? 1 : 0;
+  return n;
+}
+
+ordered_json source_json(const quota::RebuildResult& r) {
+  ordered_json source;
+  const auto& sel = r.selection;
+  source["store"] = sel.snapshot_dir.empty() ? sel.store_dir : sel.snapshot_dir;
+  source["cluster_id"] = sel.cluster_id;
+  if (r.outcome.state) {
+    source["snapshot_id"] = r.outcome.state->snapshot_id;
+    source["last_included_seq"] = r.outcome.state->descriptor ? r.outcome.state->descriptor->last_included_seq : 0;
+  } else {
+    source["snapshot_id"] = nullptr;
+    source["last_included_seq"] = 0;
+  }
+  source["oplog_applied_seq"] = 0;
+  source["path"] = "restore";
+  if (!sel.snapshot_dir.empty()) source["snapshot_dir"] = sel.snapshot_dir;
+  if (r.outcome.state && r.outcome.state->descriptor) {
+    source["created_at_ms"] = r.outcome.state->descriptor->created_at_ms;
+    source["producer_view_version"] = r.outcome.state->descriptor->producer_view_version;
+  }
+  return source;
+}
+
+}  // namespace
+
+ordered_json rebuild_report_json(const quota::RebuildResult& r) {
+  ordered_json j;
+  j["schema"] = "quota-rebuild/1";
+  j["source"] = source_json(r);
+  j["restore_time_ms"] = r.restore_time_ms;
+  j["capacity_bytes"] = r.table.capacity_bytes;
+  j["capacity_mode"] = quota::capacity_mode_name(r.capacity.mode);
+  j["totals"] = {{"tenants", r.table.rows.size()},
+                 {"objects", r.table.total_objects},
+                 {"charged_bytes", r.table.total_charged_bytes}};
+  restore::DropCounts dropped = r.outcome.state ? r.outcome.state->dropped : restore::DropCounts{};
+  j["dropped"] = {{"non_complete", dropped.non_complete},
+                  {"lease_expired", dropped.lease_expired},
+                  {"undecodable", dropped.undecodable}};
+  ordered_json tenants = ordered_json::array();
+  for (const auto& row : r.table.rows) {
+    tenants.push_back({{"tenant_id", row.tenant_id},
+                       {"object_count", row.object_count},
+                       {"charged_bytes", row.charged_bytes},
+                       {"requested_quota_bytes", row.requested_quota_bytes},
+                       {"effective_quota_bytes", row.effective_quota_bytes},
+                       {"has_explicit_policy", row.has_explicit_policy},
+                       {"admission_closed", row.admission_closed},
+                       {"over_quota", row.over_quota},
+                       {"orphan", row.orphan},
+                       {"visible", row.visible},
+                       {"shards", row.shards}});
+  }
+  j["tenants"] = std::move(tenants);
+  j["master_starts_empty"] = r.starts_empty();
+  if (r.starts_empty()) j["empty_reason"] = r.outcome.empty_reason;
+  ordered_json candidates = ordered_json::array();
+  for (const auto& a : r.outcome.attempts) {
+    ordered_json c = {{"snapshot_id", a.snapshot_id}, {"restored", a.restored}};
+    if (!a.restored) c["reason"] = a.reason;
+    candidates.push_back(std::move(c));
+  }
+  j["candidates"] = std::move(candidates);
+  j["model"] = r.fixed_master ? "fixed-master" : "upstream-3b5a5941";
+  j["policy"] = {{"source", r.policy_source.empty() ? ordered_json(nullptr) : ordered_json(r.policy_source)},
+                 {"warnings", r.policy_warnings}};
+  model::Findings all = r.outcome.catalog_findings;
+  if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
+  j["findings"] = {{"errors", count_findings(all, model::Severity::error)},
+                   {"warnings", count_findings(all, model::Severity::warning)},
+                   {"info", count_findings(all, model::Severity::info)}};
+  return j;
+}
+
+std::string rebuild_report_json_text(const quota::RebuildResult& result) {
+  return rebuild_report_json(result).dump(2) + "\n";
+}
+
+void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
+  const auto& sel = r.selection;
+  out << "source:    " << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir)
+      << "\n";
+  for (const auto& a : r.outcome.attempts) {
+    if (!a.restored) out << "rejected:  " << a.snapshot_id << ": " << a.reason << "\n";
+  }
+  if (r.outcome.state) {
+    const auto& s = *r.outcome.state;
+    out << "snapshot:  " << s.snapshot_id;
+    if (s.descriptor) out << " (created_at_ms " << s.descriptor->created_at_ms << ", last_included_seq "
+                          << s.descriptor->last_included_seq << ")";
+    out << "\n";
+  } else {
+    out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
+        << "): every charge is 0 and capacity is 0\n";
+  }
+  out << "path:      restore (master snapshot restore, "
+      << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
+      << r.restore_time_ms << " ms\n";
+  out << "capacity:  " << r.table.capacity_bytes << " bytes (" << quota::capacity_mode_name(r.capacity.mode) << ")\n";
+  out << "policy:    " << (r.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.policy_source)
+      << "\n\n";
+
+  util::TextTable table;
+  using A = util::TextTable::Align;
+  for (auto [h, a] : {std::pair{"TENANT", A::left}, {"OBJECTS", A::right}, {"CHARGED", A::right},
+                      {"REQUESTED", A::right}, {"EFFECTIVE", A::right}, {"POLICY", A::left}, {"ADMISSION", A::left},
+                      {"OVER", A::left}, {"VISIBLE", A::left}, {"SHARDS", A::right}}) {
+    table.add_column(h, a);
+  }
+  for (const auto& row : r.table.rows) {
+    table.add_row({util::printable(row.tenant_id), std::to_string(row.object_count), std::to_string(row.charged_bytes),
+                   std::to_string(row.requested_quota_bytes), std::to_string(row.effective_quota_bytes),
+                   row.has_explicit_policy ? "explicit" : "orphan", row.admission_closed ? "closed" : "open",
+                   row.over_quota ? "yes" : "no", row.visible ? "yes" : "no", std::to_string(row.shards)});
+  }
+  table.render(out);
+  out << "\ntotals:    " << r.table.rows.size() << " tenants, " << r.table.total_objects << " objects, "
+      << r.table.total_charged_bytes << " bytes charged\n";
+  if (r.outcome.state) {
+    const auto& d = r.outcome.state->dropped;
+    out << "dropped:   " << d.non_complete << " non-complete, " << d.lease_expired << " lease-expired, "
+        << d.undecodable << " undecodable\n";
+  }
+  for (const auto& row : r.table.rows) {
+    if (row.orphan && row.visible) {
+      out << "note:      '" << util::printable(row.tenant_id) << "' is an orphan: charged " << row.charged_bytes
+          << " bytes with no policy; admission closed, over quota\n";
+    } else if (row.orphan) {
+      out << "note:      '" << util::printable(row.tenant_id)
+          << "' has objects but no policy and no charge: an invisible tombstone (GET answers 404)\n";
+    }
+    if (!row.valid_tenant_id) {
+      out << "warning:   '" << util::printable(row.tenant_id) << "' is not a valid tenant id: no request can reach it\n";
+    }
+  }
+  model::Findings all = r.outcome.catalog_findings;
+  if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
+  std::size_t shown = 0;
+  for (const auto& f : all) {
+    if (f.severity == model::Severity::info) continue;
+    if (++shown > 20) {
+      out << "...        more findings: run snapshot-inspect verify\n";
+      break;
+    }
+    out << model::severity_name(f.severity) << ":  " << (f.location.empty() ? "" : f.location + ": ") << f.message << "\n";
+  }
+}
+
+}  // namespace moonquota::report

@@ -1,1 +1,71 @@
-// placeholder: being written
+#include "restore/restore_path.hpp"
+
+#include <filesystem>
+
+#include "source/embedded_catalog.hpp"
+#include "source/snapshot_id.hpp"
+
+namespace moonquota::restore {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void try_candidates(const std::string& root, const std::vector<std::string>& ids, const RestoreOptions& options,
+                    RestoreOutcome& outcome) {
+  for (const auto& id : ids) {
+    auto state = decode_candidate(root + id, id, options);
+    if (state.ok()) {
+      outcome.attempts.push_back({id, true, {}});
+      outcome.state = std::move(state).value();
+      return;
+    }
+    outcome.attempts.push_back({id, false, state.status().message()});
+  }
+  outcome.empty_reason = ids.empty() ? "the catalog holds no snapshot candidate"
+                                     : "every snapshot candidate was rejected";
+}
+
+}  // namespace
+
+util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, const RestoreOptions& options) {
+  RestoreOutcome outcome;
+  if (!selection.snapshot_dir.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(selection.snapshot_dir, ec)) {
+      return util::Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'");
+    }
+    fs::path dir = fs::path(selection.snapshot_dir).lexically_normal();
+    if (dir.filename().empty()) dir = dir.parent_path();
+    std::string id = dir.filename().string();
+    outcome.catalog_root = dir.parent_path().string() + "/";
+    if (!fs::is_regular_file(dir / "descriptor.txt", ec)) {
+      outcome.catalog_findings.push_back({model::Severity::warning, dir.string(),
+                                          "no descriptor.txt: last_included_seq taken as 0"});
+    }
+    try_candidates(outcome.catalog_root, {id}, options, outcome);
+    return outcome;
+  }
+  auto listing = source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  if (!listing.ok()) return listing.status();
+  outcome.catalog_root = listing->root;
+  outcome.catalog_findings = listing->findings;
+  if (!listing->latest_error.empty()) {
+    outcome.catalog_findings.push_back({model::Severity::warning, listing->root + "latest.txt",
+                                        "GetLatest failed (" + listing->latest_error +
+                                            "): the master falls back to the listing"});
+  }
+  std::vector<std::string> candidates;
+  if (selection.snapshot == "latest") {
+    candidates = source::restore_candidates(*listing);
+  } else {
+    if (!source::is_valid_snapshot_id(selection.snapshot)) {
+      return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
+    }
+    candidates = {selection.snapshot};
+  }
+  try_candidates(listing->root, candidates, options, outcome);
+  return outcome;
+}
+
+}  // namespace moonquota::restore

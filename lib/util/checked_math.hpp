@@ -7,7 +7,7 @@
 
 namespace moonquota::util {
 
-using u128 = unsigned __int128;
+__extension__ typedef unsigned __int128 u128;  // NOLINT(modernize-use-using)
 
 inline constexpr std::uint64_t k_max_charged_bytes = (std::uint64_t{1} << 63) - 1;  // 2^63-1
 

@@ -40,10 +40,8 @@ void TextTable::render(std::ostream& out) const {
 std::string printable(const std::string& raw) {
   std::string out;
   for (unsigned char c : raw) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
+    if (c >= 0x20 && c != 0x7f) {  // printable ASCII and UTF-8 bytes pass through
       out.push_back(static_cast<char>(c));
-    } else if (c == '\\') {
-      out += "\\\\";
     } else {
       char buf[5];
       std::snprintf(buf, sizeof buf, "\\x%02x", c);

@@ -20,7 +20,7 @@ class TextTable {
   std::vector<std::vector<std::string>> m_rows;
 };
 
-// A printable form of a raw byte string: printable ASCII kept, everything else as \xNN.
+// A printable form of a raw byte string: control bytes (< 0x20, 0x7f) as \xNN, the rest unchanged.
 [[nodiscard]] std::string printable(const std::string& raw);
 
 }  // namespace moonquota::util

@@ -24,3 +24,11 @@ namespace moonquota::util {
 [[nodiscard]] Result<std::uint64_t> zstd_content_size(std::string_view frame);
 
 }  // namespace moonquota::util
+
+namespace moonquota::util {
+
+// Checks that `frame` is one valid zstd frame whose content is exactly `expected_bytes` long,
+// decompressing in small pieces (constant memory) and discarding the output.
+[[nodiscard]] Status zstd_check_frame(std::string_view frame, std::uint64_t expected_bytes);
+
+}  // namespace moonquota::util

@@ -1,0 +1,52 @@
+// Streaming reader of the `metadata` payload file (snapshot-format.md §5.1):
+//   {"shards": {u32 shard (<1024): BIN zstd({"metadata": [...]}), ...},
+//    "discarded_replicas": [[ttl_ms, mem_size, R, Replica x R], ...],
+//    "replica_next_id": u64}
+// The file is read sequentially, one shard blob at a time, and never held whole. Shard blobs
+// are decompressed and handed to a handler on worker threads. Master rules: top level must be
+// a map (keys looked up by name, non-STR and unknown keys ignored); "shards" must be a map of
+// u32 < 1024 -> BIN; duplicate shard keys: the last one wins; all three keys required; any
+// error in a shard or in "discarded_replicas" rejects the candidate.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/object_decoder.hpp"
+#include "model/finding.hpp"
+#include "model/snapshot_types.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::format {
+
+struct MetadataScanOptions {
+  unsigned threads = 1;
+  std::size_t max_shard_bytes = std::size_t{1} << 30;   // our guard for one decompressed shard
+  std::size_t max_value_bytes = std::size_t{1} << 30;   // our guard for "discarded_replicas"
+};
+
+// Called once per shard blob, on a worker thread. `sequence` is the blob's position among the
+// shard entries of the file (a later duplicate of the same shard index has a larger sequence).
+// Returning an error rejects the candidate.
+using ShardHandler = std::function<util::Status(unsigned worker, std::uint32_t shard_index, std::uint64_t sequence,
+                                                std::string_view decompressed)>;
+
+struct MetadataFileInfo {
+  std::uint64_t file_bytes = 0;
+  std::uint64_t shard_entries = 0;            // shard blobs in the file (duplicates included)
+  std::uint64_t compressed_shard_bytes = 0;
+  std::uint64_t decompressed_shard_bytes = 0;
+  std::uint64_t replica_next_id = 0;
+  std::vector<model::DiscardedItem> discarded;
+};
+
+// Reads `path`. Rejections come back as Status::corruption naming the file and the byte
+// offset, shard or entry. Limits hit are Status::corruption too, saying which limit.
+[[nodiscard]] util::Result<MetadataFileInfo> scan_metadata_file(const std::string& path, const SegmentTable& segments,
+                                                                const MetadataScanOptions& options,
+                                                                const ShardHandler& handler, model::Findings& findings);
+
+}  // namespace moonquota::format

@@ -1,0 +1,30 @@
+// Decoder of the decompressed `segments` payload (snapshot-format.md §6):
+//   {"ma": i32 (=1), "an": [STR], "ms": {STR uuid: MountedSegment}, "cs": {STR uuid: [STR uuid]},
+//    "ld": {STR uuid: [bool, count, (STR key, task) x count, capacity?]}}
+//   MountedSegment = [id, name, base, size, te_endpoint, status i16, has_allocator, alloc|nil, host_id?]
+//   alloc = [name, base, total_size, cur_size, endpoint, [base, mult_bits, capacity, alloc_size,
+//            alloc_num, [size, cur_cap, max_cap, free_storage, used_bins_top, [u8 x32], [u32 x256],
+//            BIN zstd(cur_cap x 25), BIN zstd(cur_cap x 4), free_offset]]]
+// Master rules: the payload must be a map; non-STR keys ignored; duplicate keys: first wins;
+// every key optional; any error rejects the candidate (returned as Status::corruption).
+#pragma once
+
+#include <string_view>
+
+#include "model/finding.hpp"
+#include "model/snapshot_types.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::format {
+
+struct SegmentsDecodeOptions {
+  bool keep_allocator_blobs = false;        // keep decompressed node tables (verify, dump)
+  std::size_t max_blob_bytes = 1ULL << 31;  // our memory guard for one allocator blob
+};
+
+// Decodes `raw` (already decompressed). Findings (non-canonical but accepted) go to `findings`.
+[[nodiscard]] util::Result<model::SegmentsPayload> decode_segments(std::string_view raw,
+                                                                   const SegmentsDecodeOptions& options,
+                                                                   model::Findings& findings);
+
+}  // namespace moonquota::format

@@ -1,0 +1,37 @@
+// Decoder of one decompressed metadata shard (snapshot-format.md §5.3):
+//   {"metadata": [entry...]}   entry = [tenant STR, key STR, ObjectMetadata] | [key STR, ObjectMetadata]
+// Entries are delivered to a visitor in file order, decoded or skipped; a rejection (what the
+// master throws on) stops the walk and is returned as Status::corruption naming the entry index
+// and the byte offset inside the decompressed shard. Trailing bytes after the map are ignored,
+// as msgpack-c does (reported as a finding).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "format/object_decoder.hpp"
+#include "model/finding.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::format {
+
+struct ShardEntry {
+  std::uint32_t shard_index = 0;
+  std::uint64_t entry_index = 0;
+  std::size_t offset = 0;           // of the entry, inside the decompressed shard
+  const ObjectDecodeResult* result = nullptr;
+  const ObjectView* object = nullptr;  // tenant_id and key are always set; the rest only when decoded
+};
+
+class ShardVisitor {
+ public:
+  virtual ~ShardVisitor() = default;
+  virtual void on_entry(const ShardEntry& entry) = 0;
+};
+
+// `scratch` is reused between calls to avoid allocations. Findings: legacy 2-element entries,
+// trailing bytes, NOF replicas, ambiguous skips.
+[[nodiscard]] util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const SegmentTable& segments,
+                                        ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings);
+
+}  // namespace moonquota::format

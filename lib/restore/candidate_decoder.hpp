@@ -1,0 +1,28 @@
+// Decodes one snapshot directory the way the master's RestoreState does for one candidate
+// (snapshot-format.md §3.1 step 3, §9, §10): manifest (master rule), all three payloads present,
+// segments -> metadata -> task_manager, then the post-restore filter and segment unmount.
+// A rejection is returned as an error Status whose message names file, shard, entry, offset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "restore/restored_state.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::restore {
+
+struct RestoreOptions {
+  std::uint64_t restore_time_ms = 0;
+  // false: model upstream 3b5a5941, where a non-OK segment makes the unmount step throw
+  // ("Resource deadlock avoided") and rejects the candidate. true: a fixed master.
+  bool fixed_master = false;
+  unsigned threads = 1;
+  std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard for one decompressed payload/shard
+};
+
+[[nodiscard]] util::Result<RestoredState> decode_candidate(const std::string& snapshot_dir,
+                                                           const std::string& snapshot_id,
+                                                           const RestoreOptions& options);
+
+}  // namespace moonquota::restore

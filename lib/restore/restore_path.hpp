@@ -1,0 +1,25 @@
+// The master restore path (path A, snapshot-format.md §3): pick candidates from the catalog,
+// decode them in order, the first that decodes wins; if none does, the master starts empty.
+#pragma once
+
+#include <string>
+
+#include "restore/candidate_decoder.hpp"
+#include "restore/restored_state.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::restore {
+
+struct StoreSelection {
+  std::string store_dir;                    // --store
+  std::string cluster_id = "mooncake_cluster";
+  std::string snapshot = "latest";          // --snapshot: "latest" or one id
+  std::string snapshot_dir;                 // --snapshot-dir (instead of a store)
+};
+
+// Errors: only when nothing can be read at all (no store root, unreadable directory): NotFound
+// or IOError. Every candidate problem is part of the outcome, never an error.
+[[nodiscard]] util::Result<RestoreOutcome> restore_master(const StoreSelection& selection,
+                                                          const RestoreOptions& options);
+
+}  // namespace moonquota::restore

@@ -1,0 +1,103 @@
+#include "restore/shard_tally.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "model/tenant_id.hpp"
+#include "util/text_table.hpp"
+
+namespace moonquota::restore {
+
+void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
+  Entry e;
+  e.tenant = entry.object->tenant_id;
+  e.key = entry.object->key;
+  e.decoded = entry.result->outcome == format::DecodeOutcome::decoded;
+  if (e.decoded) {
+    const auto& obj = *entry.object;
+    e.size = obj.size;
+    e.lease_timeout_ms = obj.lease_timeout_ms;
+    for (const auto& r : obj.replicas) {
+      if (r.status != model::replica_status::complete) {
+        e.all_complete = false;
+      } else if (r.type == model::replica_type::memory) {
+        ++e.complete_memory;
+      }
+    }
+  }
+  m_entries.push_back(e);
+}
+
+void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_time_ms, ShardTally& out,
+                               model::Findings& findings) {
+  const std::string where = "shard " + std::to_string(shard_index);
+  auto less = [](const Entry& a, const Entry& b) {
+    return a.tenant != b.tenant ? a.tenant < b.tenant : a.key < b.key;
+  };
+  std::vector<std::size_t> order(m_entries.size());
+  std::iota(order.begin(), order.end(), 0);
+  bool sorted = std::is_sorted(m_entries.begin(), m_entries.end(), [&](const Entry& a, const Entry& b) {
+    return less(a, b);
+  });
+  if (!sorted) {
+    findings.push_back({model::Severity::info, where, "entries are not sorted by (tenant, key)"});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return less(m_entries[a], m_entries[b]);
+    });
+  }
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i + 1;
+    const Entry& head = m_entries[order[i]];
+    while (j < order.size() && !less(head, m_entries[order[j]]) && !less(m_entries[order[j]], head)) ++j;
+    // Group [i, j) holds one (tenant, key): the first decoded entry keeps its replicas, later
+    // decoded ones overwrite the lease; undecodable entries change nothing.
+    std::optional<Entry> object;
+    std::uint64_t undecodable = 0;
+    for (std::size_t k = i; k < j; ++k) {
+      const Entry& e = m_entries[order[k]];
+      if (!e.decoded) {
+        ++undecodable;
+      } else if (!object) {
+        object = e;
+      } else {
+        object->lease_timeout_ms = e.lease_timeout_ms;
+      }
+    }
+    if (j - i > 1) {
+      findings.push_back({model::Severity::error, where,
+                          "duplicate entry for tenant '" + util::printable(std::string(head.tenant)) + "' key '" +
+                              util::printable(std::string(head.key)) + "' (" + std::to_string(j - i) +
+                              " entries; the first decoded one keeps its replicas)"});
+    }
+    auto it = out.tenants.find(head.tenant);
+    if (it == out.tenants.end()) {
+      it = out.tenants.emplace(std::string(head.tenant), TenantTally{}).first;
+      if (!model::is_valid_tenant_id(head.tenant)) {
+        findings.push_back({model::Severity::warning, where,
+                            "tenant '" + util::printable(std::string(head.tenant)) +
+                                "' is not a valid tenant id: restored and charged, but no request can reach it"});
+      }
+    }
+    TenantTally& tally = it->second;
+    tally.dropped.undecodable += undecodable;
+    out.dropped.undecodable += undecodable;
+    if (object) {
+      if (!object->all_complete) {
+        ++tally.dropped.non_complete;
+        ++out.dropped.non_complete;
+      } else if (restore_time_ms >= object->lease_timeout_ms) {
+        ++tally.dropped.lease_expired;
+        ++out.dropped.lease_expired;
+      } else {
+        ++tally.objects;
+        ++out.objects;
+        tally.charged_bytes += util::clamped_mul(object->size, object->complete_memory);
+      }
+    }
+    i = j;
+  }
+  for (auto& [tenant, tally] : out.tenants) tally.shards = tally.objects > 0 ? 1 : 0;  // this one shard
+  m_entries.clear();
+}
+
+}  // namespace moonquota::restore

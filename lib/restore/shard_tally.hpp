@@ -1,0 +1,46 @@
+// Reduces one decoded metadata shard to per-tenant tallies under the master's restore rules:
+// duplicate (tenant, key) entries in one shard keep the first decoded entry's replicas and the
+// last decoded entry's lease (snapshot-format.md §5.3); then the post-restore filter erases
+// objects with any non-COMPLETE replica or lease_timeout <= restore time (§10).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/shard_decoder.hpp"
+#include "restore/restored_state.hpp"
+
+namespace moonquota::restore {
+
+struct ShardTally {
+  std::uint64_t sequence = 0;
+  std::map<std::string, TenantTally, std::less<>> tenants;
+  DropCounts dropped;
+  std::uint64_t objects = 0;
+};
+
+// Collects entries of one shard (a ShardVisitor) and reduces them with `finish`.
+class ShardTallyBuilder final : public format::ShardVisitor {
+ public:
+  void reset() { m_entries.clear(); }
+  void on_entry(const format::ShardEntry& entry) override;
+  // Resolves duplicates, applies the restore filter at `restore_time_ms`, fills `out`.
+  // Findings: duplicates, unsorted entries, invalid tenant ids.
+  void finish(std::uint32_t shard_index, std::uint64_t restore_time_ms, ShardTally& out, model::Findings& findings);
+
+ private:
+  struct Entry {
+    std::string_view tenant;
+    std::string_view key;
+    bool decoded = false;
+    std::uint64_t size = 0;
+    std::uint32_t complete_memory = 0;
+    bool all_complete = true;
+    std::uint64_t lease_timeout_ms = 0;
+  };
+  std::vector<Entry> m_entries;
+};
+
+}  // namespace moonquota::restore

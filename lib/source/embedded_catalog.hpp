@@ -1,0 +1,40 @@
+// The embedded snapshot catalog in a local object store (snapshot-format.md §2.4, §2.10, §3.1):
+//   <store>/mooncake_master_snapshot/<cluster_id>/latest.txt      "<snapshot_id>" (trimmed on read)
+//   <store>/mooncake_master_snapshot/<cluster_id>/<snapshot_id>/  descriptor.txt + payloads
+// List: every directory right under the root that holds at least one file (recursively), whose
+// name is a valid id and whose descriptor.txt parses, newest (string-greatest) first.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/finding.hpp"
+#include "model/snapshot_types.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::source {
+
+// "<store>/mooncake_master_snapshot/" + "<cluster_id>/" when cluster_id is non-empty.
+[[nodiscard]] std::string snapshot_root(const std::string& store_dir, const std::string& cluster_id);
+
+struct CatalogListing {
+  std::string root;
+  std::optional<std::string> latest;    // GetLatest succeeded with this id
+  std::string latest_error;             // why GetLatest failed (empty: no failure, maybe no latest)
+  std::vector<std::string> listed;      // List(): valid ids with parsable descriptors, newest first
+  model::Findings findings;             // invisible directories, unpublished snapshots, ...
+};
+
+// Reads the catalog. Fails only when the root itself cannot be read (NotFound / IOError).
+[[nodiscard]] util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
+                                                                 const std::string& cluster_id);
+
+// The master's candidate order (§3.1 step 2): [latest] + listed ids <= latest, newest first,
+// de-duplicated; without a latest: every listed id.
+[[nodiscard]] std::vector<std::string> restore_candidates(const CatalogListing& listing);
+
+// Reads and parses <root><id>/descriptor.txt.
+[[nodiscard]] util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snapshot_dir);
+
+}  // namespace moonquota::source
