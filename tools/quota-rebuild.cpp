@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--snapshot", request.selection.snapshot, "Snapshot id or 'latest' (default)");
   auto* dir = app.add_option("--snapshot-dir", request.selection.snapshot_dir, "One snapshot directory");
   store->excludes(dir);
+  dir->excludes("--snapshot")->excludes("--cluster-id");
   app.add_option("--catalog", catalog, "Snapshot catalog")->check(CLI::IsMember({"embedded"}));
   app.add_option("--policy", policy, "Tenant quota policy YAML (version 1)");
   app.add_option("--capacity", capacity, "auto | failover | BYTES (default auto)");

@@ -20,7 +20,8 @@ int exit_code_for(const util::Status& status) {
     case util::StatusCode::not_found:
     case util::StatusCode::io_error:
     case util::StatusCode::unsupported:
-    case util::StatusCode::refused: return k_exit_bad_input;
+    case util::StatusCode::refused:
+    case util::StatusCode::limit_exceeded: return k_exit_bad_input;
     case util::StatusCode::unavailable: return k_exit_service;
     case util::StatusCode::internal: return k_exit_internal;
   }

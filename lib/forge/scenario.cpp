@@ -16,6 +16,7 @@ namespace moonquota::forge {
 
 namespace {
 
+using detail::check_uuid;
 using detail::SegmentSlot;
 using detail::SnapshotBuild;
 
@@ -24,13 +25,6 @@ const std::vector<std::pair<const char*, std::int64_t>> k_segment_status_names =
 const std::vector<std::pair<const char*, std::int64_t>> k_task_type_names = {{"REPLICA_COPY", 0}, {"REPLICA_MOVE", 1}};
 const std::vector<std::pair<const char*, std::int64_t>> k_task_status_names = {
     {"PENDING", 0}, {"PROCESSING", 1}, {"FAILED", 2}, {"SUCCESS", 3}};
-
-util::Status check_uuid(const JsonAt& at, const std::string& field, const std::string& text) {
-  if (!util::is_canonical_uuid(text)) {
-    return at.error("'" + field + "' must be a canonical UUID \"<u64>-<u64>\", got '" + text + "'");
-  }
-  return util::Status::ok_status();
-}
 
 // created_at_ms when the scenario gives none: the id read as a UTC time.
 std::int64_t id_as_utc_ms(const std::string& id) {

@@ -36,6 +36,9 @@ struct SnapshotBuild {
   std::vector<PendingFree> pending_frees;
 };
 
+// Fails (naming `at`'s path) unless `text` is a canonical "<u64>-<u64>" UUID.
+[[nodiscard]] util::Status check_uuid(const JsonAt& at, const std::string& field, const std::string& text);
+
 // Parses "objects" (placing MEMORY replicas, queueing frees of removed objects) into `content`.
 [[nodiscard]] util::Status parse_objects(const JsonAt& snapshot, SnapshotBuild& build,
                                          format::MetadataContent& content);

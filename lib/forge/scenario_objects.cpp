@@ -19,13 +19,6 @@ const std::vector<std::pair<const char*, std::int64_t>> k_data_type_names = {
 
 constexpr std::uint64_t k_future_lease_ms = 4102444800000ULL;  // 2100-01-01T00:00:00Z
 
-util::Status check_uuid(const JsonAt& at, const std::string& field, const std::string& text) {
-  if (!util::is_canonical_uuid(text)) {
-    return at.error("'" + field + "' must be a canonical UUID \"<u64>-<u64>\", got '" + text + "'");
-  }
-  return util::Status::ok_status();
-}
-
 util::Result<std::size_t> find_segment(const JsonAt& at, const SnapshotBuild& build, const std::string& id) {
   for (std::size_t i = 0; i < build.segments.size(); ++i) {
     if (build.segments[i].segment.id == id) return i;
@@ -122,6 +115,13 @@ util::Result<model::ObjectRecord> parse_object(const JsonAt& at, SnapshotBuild& 
 }
 
 }  // namespace
+
+util::Status check_uuid(const JsonAt& at, const std::string& field, const std::string& text) {
+  if (!util::is_canonical_uuid(text)) {
+    return at.error("'" + field + "' must be a canonical UUID \"<u64>-<u64>\", got '" + text + "'");
+  }
+  return util::Status::ok_status();
+}
 
 util::Status parse_objects(const JsonAt& snapshot, SnapshotBuild& build, format::MetadataContent& content) {
   MQ_ASSIGN_OR_RETURN(auto objects, snapshot.array_member("objects"));

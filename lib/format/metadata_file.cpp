@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "format/msgpack_convert.hpp"
+#include "util/byte_buffer.hpp"
 #include "util/file_reader.hpp"
 #include "util/zstd_codec.hpp"
 
@@ -47,7 +48,7 @@ class MetadataScanner {
   // Reads one complete value; appends its bytes to `capture` unless null.
   Status read_value(std::string* capture, std::size_t limit);
   Status read_shards();
-  Status dispatch_shard(std::uint32_t shard, std::string blob);
+  Status dispatch_shard(std::uint32_t shard, util::ByteBuffer blob);
   Status decode_discarded(const std::string& bytes, std::uint64_t base);
   void worker_loop(unsigned worker);
   Status finish_workers();
@@ -55,9 +56,12 @@ class MetadataScanner {
   struct Job {
     std::uint64_t sequence;
     std::uint32_t shard;
-    std::string blob;
+    util::ByteBuffer blob;
     std::uint64_t file_offset;
   };
+  // Blob buffers are recycled between jobs (no allocation or page faults per shard).
+  util::ByteBuffer take_buffer();
+  std::vector<util::ByteBuffer> m_free_buffers;
 
   const std::string& m_path;
   const SegmentTable& m_segments;
@@ -111,14 +115,15 @@ Status MetadataScanner::read_value(std::string* capture, std::size_t limit) {
       pending += 2ULL * h.length;
     }
     if (capture != nullptr && capture->size() > limit) {
-      return fail("a value larger than the limit of " + std::to_string(limit) + " bytes");
+      return Status::limit_exceeded("metadata: a value at byte offset " + std::to_string(m_file.offset()) +
+                                    " is larger than the limit of " + std::to_string(limit) + " bytes");
     }
   }
   return {};
 }
 
 void MetadataScanner::worker_loop(unsigned worker) {
-  std::string raw;
+  util::ByteBuffer raw;
   while (true) {
     Job job;
     {
@@ -129,26 +134,34 @@ void MetadataScanner::worker_loop(unsigned worker) {
       m_queue.pop_front();
     }
     m_cv.notify_all();
-    Status s = util::zstd_decompress(job.blob, m_options.max_shard_bytes, raw);
+    Status s = util::zstd_decompress(job.blob.view(), m_options.max_shard_bytes, raw);
     if (!s.ok()) {
-      s = fail("shard " + std::to_string(job.shard) + " (BIN at byte offset " + std::to_string(job.file_offset) +
-               "): " + s.message());
+      s = util::Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
+                       "metadata: shard " + std::to_string(job.shard) + " (BIN at byte offset " +
+                           std::to_string(job.file_offset) + "): " + s.message());
     } else {
       {
         std::lock_guard lock(m_mutex);
         m_info.decompressed_shard_bytes += raw.size();
       }
-      s = m_handler(worker, job.shard, job.sequence, raw);
+      s = m_handler(worker, job.shard, job.sequence, raw.view());
       if (!s.ok()) s = s.with_context("metadata");
     }
-    if (!s.ok()) {
-      std::lock_guard lock(m_mutex);
-      m_errors.emplace(job.sequence, std::move(s));
-    }
+    std::lock_guard lock(m_mutex);
+    if (!s.ok()) m_errors.emplace(job.sequence, std::move(s));
+    m_free_buffers.push_back(std::move(job.blob));
   }
 }
 
-Status MetadataScanner::dispatch_shard(std::uint32_t shard, std::string blob) {
+util::ByteBuffer MetadataScanner::take_buffer() {
+  std::lock_guard lock(m_mutex);
+  if (m_free_buffers.empty()) return {};
+  util::ByteBuffer b = std::move(m_free_buffers.back());
+  m_free_buffers.pop_back();
+  return b;
+}
+
+Status MetadataScanner::dispatch_shard(std::uint32_t shard, util::ByteBuffer blob) {
   const std::uint64_t offset = m_file.offset() - blob.size();
   Job job{m_info.shard_entries++, shard, std::move(blob), offset};
   if (m_workers.empty()) {  // single-threaded: run inline
@@ -199,8 +212,8 @@ Status MetadataScanner::read_shards() {
       return fail("shard " + std::to_string(key.u) + " value at byte offset " + std::to_string(value.offset) +
                   " is a " + mp_type_name(value.type) + ", not BIN");
     }
-    std::string blob;
-    MQ_RETURN_IF_ERROR(m_file.read_exact(value.length, &blob).with_context("metadata"));
+    util::ByteBuffer blob = take_buffer();
+    MQ_RETURN_IF_ERROR(m_file.read_exact(value.length, blob).with_context("metadata"));
     m_info.compressed_shard_bytes += blob.size();
     MQ_RETURN_IF_ERROR(dispatch_shard(static_cast<std::uint32_t>(key.u), std::move(blob)));
   }

@@ -4,8 +4,6 @@
 
 namespace moonquota::format {
 
-bool ValueReader::header(MpHeader& h) { return !failed() && m_reader.read_header(h); }
-
 bool ValueReader::type_error(const MpHeader& h, const char* what, const char* expected) {
   if (m_error.empty()) {
     m_error = std::string(what) + ": expected " + expected + ", found " + mp_type_name(h.type) +
@@ -19,17 +17,6 @@ bool ValueReader::type_error(const MpHeader& h, const char* what, const char* ex
 bool ValueReader::error_at(std::size_t offset, const std::string& message) {
   if (m_error.empty()) m_error = message + " at byte offset " + std::to_string(offset);
   return false;
-}
-
-bool ValueReader::to_u64(const MpHeader& h, std::uint64_t& out, const char* what) {
-  if (h.type != MpType::pos_int) return type_error(h, what, "an unsigned integer");
-  out = h.u;
-  return true;
-}
-
-bool ValueReader::u64(std::uint64_t& out, const char* what) {
-  MpHeader h;
-  return header(h) && to_u64(h, out, what);
 }
 
 bool ValueReader::u32(std::uint32_t& out, const char* what) {
@@ -101,16 +88,6 @@ bool ValueReader::boolean(bool& out, const char* what) {
   return true;
 }
 
-bool ValueReader::to_string(const MpHeader& h, std::string_view& out, const char* what) {
-  if (h.type != MpType::str && h.type != MpType::bin) return type_error(h, what, "a string");
-  return m_reader.read_payload(h.length, out);
-}
-
-bool ValueReader::string(std::string_view& out, const char* what) {
-  MpHeader h;
-  return header(h) && to_string(h, out, what);
-}
-
 bool ValueReader::str_strict(std::string_view& out, const char* what) {
   MpHeader h;
   if (!header(h)) return false;
@@ -118,13 +95,6 @@ bool ValueReader::str_strict(std::string_view& out, const char* what) {
   return m_reader.read_payload(h.length, out);
 }
 
-bool ValueReader::array(std::uint32_t& length, const char* what) {
-  MpHeader h;
-  if (!header(h)) return false;
-  if (h.type != MpType::array) return type_error(h, what, "an array");
-  length = h.length;
-  return true;
-}
 
 bool ValueReader::map(std::uint32_t& length, const char* what) {
   MpHeader h;

@@ -18,8 +18,12 @@ class ValueReader {
  public:
   explicit ValueReader(MsgpackReader& reader) : m_reader(reader) {}
 
-  [[nodiscard]] bool header(MpHeader& h);
-  [[nodiscard]] bool u64(std::uint64_t& out, const char* what);
+  // The hot conversions are inline (snapshot decoding calls them tens of times per object).
+  [[nodiscard]] bool header(MpHeader& h) { return !failed() && m_reader.read_header(h); }
+  [[nodiscard]] bool u64(std::uint64_t& out, const char* what) {
+    MpHeader h;
+    return header(h) && to_u64(h, out, what);
+  }
   [[nodiscard]] bool u32(std::uint32_t& out, const char* what);
   [[nodiscard]] bool u8(std::uint8_t& out, const char* what);
   [[nodiscard]] bool i64(std::int64_t& out, const char* what);
@@ -27,15 +31,31 @@ class ValueReader {
   [[nodiscard]] bool i16(std::int16_t& out, const char* what);
   [[nodiscard]] bool i8(std::int8_t& out, const char* what);
   [[nodiscard]] bool boolean(bool& out, const char* what);
-  [[nodiscard]] bool string(std::string_view& out, const char* what);
+  [[nodiscard]] bool string(std::string_view& out, const char* what) {
+    MpHeader h;
+    return header(h) && to_string(h, out, what);
+  }
   [[nodiscard]] bool str_strict(std::string_view& out, const char* what);
-  [[nodiscard]] bool array(std::uint32_t& length, const char* what);
+  [[nodiscard]] bool array(std::uint32_t& length, const char* what) {
+    MpHeader h;
+    if (!header(h)) return false;
+    if (h.type != MpType::array) return type_error(h, what, "an array");
+    length = h.length;
+    return true;
+  }
   [[nodiscard]] bool map(std::uint32_t& length, const char* what);
   [[nodiscard]] bool skip();
 
   // Conversions of an already-read header (for look-ahead decisions).
-  [[nodiscard]] bool to_u64(const MpHeader& h, std::uint64_t& out, const char* what);
-  [[nodiscard]] bool to_string(const MpHeader& h, std::string_view& out, const char* what);
+  [[nodiscard]] bool to_u64(const MpHeader& h, std::uint64_t& out, const char* what) {
+    if (h.type != MpType::pos_int) return type_error(h, what, "an unsigned integer");
+    out = h.u;
+    return true;
+  }
+  [[nodiscard]] bool to_string(const MpHeader& h, std::string_view& out, const char* what) {
+    if (h.type != MpType::str && h.type != MpType::bin) return type_error(h, what, "a string");
+    return m_reader.read_payload(h.length, out);
+  }
 
   // Records a type error ("<what>: expected X, found Y at byte offset N") and returns false.
   bool type_error(const MpHeader& h, const char* what, const char* expected);

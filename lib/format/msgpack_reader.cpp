@@ -36,7 +36,7 @@ std::uint64_t MsgpackReader::be(std::size_t n) {
   return v;
 }
 
-bool MsgpackReader::read_header(MpHeader& h) {
+bool MsgpackReader::read_header_slow(MpHeader& h) {
   if (failed()) return false;
   h = MpHeader{};
   h.offset = m_base + m_pos;
@@ -123,7 +123,7 @@ bool MsgpackReader::read_header(MpHeader& h) {
   return fail("invalid msgpack byte 0xc1", m_pos);
 }
 
-bool MsgpackReader::read_payload(std::uint32_t length, std::string_view& out) {
+bool MsgpackReader::read_payload_slow(std::uint32_t length, std::string_view& out) {
   if (failed()) return false;
   if (!need(length, "payload")) return false;
   out = m_data.substr(m_pos, length);

@@ -43,9 +43,76 @@ class MsgpackReader {
   void disable_length_checks() { m_check_lengths = false; }
 
   // Reads one header. For str/bin/ext the payload must be consumed next with read_payload.
-  [[nodiscard]] bool read_header(MpHeader& h);
+  // Inline fast path for the one-byte forms that dominate snapshot payloads.
+  [[nodiscard]] bool read_header(MpHeader& h) {
+    if (m_pos < m_data.size() && m_error.empty()) {
+      const auto b = static_cast<unsigned char>(m_data[m_pos]);
+      if (b <= 0x7f) {
+        h.type = MpType::pos_int;
+        h.u = b;
+        h.smallest = true;
+        h.offset = m_base + m_pos++;
+        return true;
+      }
+      const std::size_t rest = m_data.size() - m_pos - 1;
+      if ((b & 0xe0) == 0xa0 && (b & 0x1fu) <= rest) {
+        h.type = MpType::str;
+        h.length = b & 0x1fu;
+        h.smallest = true;
+        h.offset = m_base + m_pos++;
+        return true;
+      }
+      if ((b & 0xf0) == 0x90 && ((b & 0x0fu) <= rest || !m_check_lengths)) {
+        h.type = MpType::array;
+        h.length = b & 0x0fu;
+        h.smallest = true;
+        h.offset = m_base + m_pos++;
+        return true;
+      }
+      if (b == 0xc2 || b == 0xc3) {
+        h.type = MpType::boolean;
+        h.boolean = b == 0xc3;
+        h.offset = m_base + m_pos++;
+        return true;
+      }
+      if (b >= 0xcc && b <= 0xcf) {  // uint8..uint64
+        const std::size_t n = std::size_t{1} << (b - 0xcc);
+        if (n <= rest) {
+          h.offset = m_base + m_pos;
+          const auto* p = reinterpret_cast<const unsigned char*>(m_data.data()) + m_pos + 1;
+          std::uint64_t v = 0;
+          for (std::size_t k = 0; k < n; ++k) v = (v << 8) | p[k];
+          static constexpr std::uint64_t k_min_for_format[] = {0x80, 0x100, 0x10000, 0x100000000ULL};
+          h.type = MpType::pos_int;
+          h.u = v;
+          h.smallest = v >= k_min_for_format[b - 0xcc];
+          m_pos += 1 + n;
+          return true;
+        }
+      }
+      if (b == 0xd9 && rest >= 1) {  // str8
+        const auto len = static_cast<unsigned char>(m_data[m_pos + 1]);
+        if (len <= rest - 1) {
+          h.type = MpType::str;
+          h.length = len;
+          h.smallest = len >= 32;
+          h.offset = m_base + m_pos;
+          m_pos += 2;
+          return true;
+        }
+      }
+    }
+    return read_header_slow(h);
+  }
   // Reads `length` payload bytes of the last str/bin/ext header.
-  [[nodiscard]] bool read_payload(std::uint32_t length, std::string_view& out);
+  [[nodiscard]] bool read_payload(std::uint32_t length, std::string_view& out) {
+    if (m_error.empty() && length <= m_data.size() - m_pos) {
+      out = m_data.substr(m_pos, length);
+      m_pos += length;
+      return true;
+    }
+    return read_payload_slow(length, out);
+  }
   // Reads and discards one complete value, iteratively (no recursion, any depth).
   [[nodiscard]] bool skip_value();
   // Skips the rest of a value whose header was already read.
@@ -62,6 +129,8 @@ class MsgpackReader {
   [[nodiscard]] std::string_view data() const { return m_data; }
 
  private:
+  bool read_header_slow(MpHeader& h);
+  bool read_payload_slow(std::uint32_t length, std::string_view& out);
   bool fail(const std::string& what, std::size_t rel_offset);
   bool need(std::size_t n, const char* what);
   std::uint64_t be(std::size_t n);

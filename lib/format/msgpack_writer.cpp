@@ -5,7 +5,7 @@
 namespace moonquota::format {
 
 namespace {
-constexpr std::uint8_t k_no_code = 0;  // a format family without that width (fixstr has no 8-bit array)
+constexpr std::uint8_t k_no_code = 0;  // "this family has no such form": bin has no fix form, arrays/maps no 8-bit one
 }  // namespace
 
 void MsgpackWriter::put_be(std::uint64_t value, int bytes) {

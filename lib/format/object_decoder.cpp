@@ -1,5 +1,7 @@
 #include "format/object_decoder.hpp"
 
+#include <optional>
+
 namespace moonquota::format {
 
 namespace {
@@ -8,6 +10,17 @@ namespace {
 bool skip_values(ValueReader& values, std::uint64_t count) {
   for (std::uint64_t i = 0; i < count; ++i)
     if (!values.reader().skip_value()) return false;
+  return true;
+}
+
+// parse_uuid_lenient(text).has_value(), remembering valid strings in the scratch set.
+bool is_uuid_cached(std::string_view text, ObjectView* cache) {
+  if (cache != nullptr && cache->valid_client_ids.find(text) != cache->valid_client_ids.end()) return true;
+  if (!util::parse_uuid_lenient(text)) return false;
+  if (cache != nullptr) {
+    if (cache->valid_client_ids.size() >= 4096) cache->valid_client_ids.clear();  // bound the scratch
+    cache->valid_client_ids.emplace(text);
+  }
   return true;
 }
 
@@ -55,7 +68,12 @@ DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload
   } else if (!r.skip_after_header(h)) {
     return DecodeOutcome::rejected;
   }
-  auto uuid = util::parse_uuid_lenient(out.segment_id);
+  std::optional<util::Uuid> uuid;
+  if (const util::Uuid* known = segments.find_key(out.segment_id)) {
+    uuid = *known;
+  } else {
+    uuid = util::parse_uuid_lenient(out.segment_id);
+  }
   if (!uuid || uuid->is_zero()) {
     return replica_error(reason, "MEMORY replica segment id '" + std::string(out.segment_id) + "' is not a valid UUID");
   }
@@ -75,7 +93,7 @@ DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload
 }
 
 DecodeOutcome decode_other_payload(ValueReader& values, const MpHeader& payload, ReplicaView& out,
-                                   std::string& reason) {
+                                   std::string& reason, ObjectView* cache) {
   MsgpackReader& r = values.reader();
   const std::uint32_t expected = out.type == model::replica_type::disk ? 2 : (out.type == model::replica_type::local_disk ? 3 : 5);
   if (payload.type != MpType::array || payload.length != expected) {
@@ -93,7 +111,7 @@ DecodeOutcome decode_other_payload(ValueReader& values, const MpHeader& payload,
         !values.string(out.transport_endpoint, "local-disk endpoint")) {
       return DecodeOutcome::rejected;
     }
-    if (!util::parse_uuid_lenient(out.client_id)) {
+    if (!is_uuid_cached(out.client_id, cache)) {
       return replica_error(reason, "LOCAL_DISK client id '" + std::string(out.client_id) + "' is not a UUID");
     }
   } else {
@@ -109,9 +127,13 @@ DecodeOutcome decode_other_payload(ValueReader& values, const MpHeader& payload,
 }  // namespace
 
 DecodeOutcome decode_replica(ValueReader& values, const SegmentTable& segments, ReplicaView& out, std::string& reason,
-                             bool& nof_replica) {
+                             bool& nof_replica, ObjectView* cache) {
   MsgpackReader& r = values.reader();
-  out = ReplicaView{};
+  out.segment_id = {};
+  out.has_offset_handle = false;
+  out.file_path = {};
+  out.client_id = {};
+  out.transport_endpoint = {};
   MpHeader h;
   if (!values.header(h)) return DecodeOutcome::rejected;
   if (h.type != MpType::array || h.length != 4) {
@@ -128,7 +150,7 @@ DecodeOutcome decode_replica(ValueReader& values, const SegmentTable& segments, 
     case model::replica_type::memory: return decode_memory_payload(values, payload, segments, out, reason);
     case model::replica_type::disk:
     case model::replica_type::local_disk:
-    case model::replica_type::dfs: return decode_other_payload(values, payload, out, reason);
+    case model::replica_type::dfs: return decode_other_payload(values, payload, out, reason, cache);
     default: break;
   }
   if (!r.skip_after_header(payload)) return DecodeOutcome::rejected;
@@ -175,7 +197,7 @@ ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segmen
   // fails them is skipped whatever follows (and reported as ambiguous when a later value throws).
   std::string pre_skip;
   std::size_t element_mark = r.position();
-  if (!util::parse_uuid_lenient(out.client_id)) {
+  if (!is_uuid_cached(out.client_id, &out)) {
     pre_skip = "client id '" + std::string(out.client_id) + "' is not a UUID";
   } else if (out.put_start_time_ms > k_max_time_point_ms || out.lease_timeout_ms > k_max_time_point_ms) {
     pre_skip = "a timestamp exceeds the largest system-clock time point (" + std::to_string(k_max_time_point_ms) + " ms)";
@@ -211,7 +233,7 @@ ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segmen
     if (consumed >= len) return skip("ObjectMetadata ends before replica " + std::to_string(k));
     std::string reason;
     element_mark = r.position();
-    DecodeOutcome o = decode_replica(values, segments, out.replicas[k], reason, result.nof_replica);
+    DecodeOutcome o = decode_replica(values, segments, out.replicas[k], reason, result.nof_replica, &out);
     if (o == DecodeOutcome::rejected) return conversion_failed();
     ++consumed;
     if (o == DecodeOutcome::skipped) return skip("replica " + std::to_string(k) + ": " + reason);

@@ -31,16 +31,33 @@ struct UuidHash {
   std::size_t operator()(const util::Uuid& u) const { return u.first * 0x9e3779b97f4a7c15ULL ^ u.second; }
 };
 
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// The restored segment table as the MEMORY replica decoder sees it: by parsed UUID (what the
+// master compares), with a fast path by the exact "ms" key string (what writers repeat).
 class SegmentTable {
  public:
-  void add(const util::Uuid& id, SegmentUsability u) { m_segments.emplace(id, u); }  // first wins
+  // First wins, as in the master's map. `key` is the "ms" key string as stored.
+  void add(const std::string& key, const util::Uuid& id, SegmentUsability u) {
+    if (m_segments.emplace(id, u).second) m_by_key.emplace(key, id);
+  }
+  void add(const util::Uuid& id, SegmentUsability u) { add(id.to_string(), id, u); }
   [[nodiscard]] const SegmentUsability* find(const util::Uuid& id) const {
     auto it = m_segments.find(id);
     return it == m_segments.end() ? nullptr : &it->second;
   }
+  // The UUID of `text` when it is exactly a key of the table (no parsing needed).
+  [[nodiscard]] const util::Uuid* find_key(std::string_view text) const {
+    auto it = m_by_key.find(text);
+    return it == m_by_key.end() ? nullptr : &it->second;
+  }
 
  private:
   std::unordered_map<util::Uuid, SegmentUsability, UuidHash> m_segments;
+  std::unordered_map<std::string, util::Uuid, StringHash, std::equal_to<>> m_by_key;
 };
 
 enum class DecodeOutcome { decoded, skipped, rejected };
@@ -58,7 +75,8 @@ struct ObjectDecodeResult {
                                                ObjectView& out);
 
 // Decodes one replica (used for discarded replicas too). `error` receives the reason on skip.
+// `cache` (optional) remembers the last parsed segment UUID between calls.
 [[nodiscard]] DecodeOutcome decode_replica(ValueReader& values, const SegmentTable& segments, ReplicaView& out,
-                                           std::string& reason, bool& nof_replica);
+                                           std::string& reason, bool& nof_replica, ObjectView* cache = nullptr);
 
 }  // namespace moonquota::format

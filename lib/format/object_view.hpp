@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "model/snapshot_types.hpp"
+#include "util/uuid.hpp"
 
 namespace moonquota::format {
 
@@ -31,6 +33,11 @@ struct ReplicaView {
   std::int32_t dfs_shard_idx = 0;
 };
 
+struct StringViewHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct ObjectView {
   std::string_view tenant_id;  // normalised: "" becomes "default"
   std::string_view key;
@@ -46,6 +53,9 @@ struct ObjectView {
   std::uint64_t checksum = 0;
   int layout_version = 4;
   bool legacy_entry = false;
+  // Decoder scratch: client id strings already seen to parse as UUIDs (bounded; writers repeat
+  // a few client ids across millions of objects, so this skips most UUID parses).
+  std::unordered_set<std::string, StringViewHash, std::equal_to<>> valid_client_ids;
 };
 
 // An owning copy (for dump, diff and tests).

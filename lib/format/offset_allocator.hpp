@@ -64,6 +64,8 @@ class OffsetAllocatorSimulation {
   [[nodiscard]] std::uint64_t allocated_bytes() const { return m_allocated_bytes; }
   [[nodiscard]] std::uint64_t allocated_count() const { return m_allocated_count; }
   [[nodiscard]] std::uint32_t current_capacity() const { return static_cast<std::uint32_t>(m_nodes.size()); }
+  // Node slots left before the table would have to grow (an allocation may take one).
+  [[nodiscard]] std::uint32_t free_node_slots() const { return current_capacity() - m_free_offset; }
 
  private:
   static constexpr std::uint32_t k_unused = 0xffffffffU;

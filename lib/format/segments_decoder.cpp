@@ -50,6 +50,7 @@ class SegmentsDecoder {
   model::Findings& m_findings;
   model::SegmentsPayload m_out;
   std::string m_failure;
+  util::StatusCode m_failure_code = util::StatusCode::corruption;
 };
 
 bool SegmentsDecoder::uuid_string(std::string_view& out, const char* what, bool strict_str) {
@@ -90,7 +91,8 @@ bool SegmentsDecoder::decode_blob(std::uint64_t expected, std::string& out, cons
     return fail_status(where);
   }
   if (!m_reader.read_payload(h.length, frame)) return fail_status(where);
-  if (expected > m_options.max_blob_bytes) {
+  if (m_options.keep_allocator_blobs && expected > m_options.max_blob_bytes) {
+    m_failure_code = util::StatusCode::limit_exceeded;
     return fail_message(where + ": " + what + " of " + std::to_string(expected) +
                         " bytes exceeds the memory limit of " + std::to_string(m_options.max_blob_bytes));
   }
@@ -348,7 +350,7 @@ util::Result<model::SegmentsPayload> SegmentsDecoder::run() {
     }
     if (!ok) break;
   }
-  if (!m_failure.empty()) return Status::corruption(m_failure);
+  if (!m_failure.empty()) return Status(m_failure_code, m_failure);
   if (m_values.failed()) return Status::corruption(m_values.error());
   if (!m_reader.at_end()) {
     finding(model::Severity::warning, std::to_string(m_reader.remaining()) + " trailing bytes after the payload");

@@ -77,6 +77,14 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
     if (result.outcome == DecodeOutcome::rejected) {
       return reject(shard_index, "entry " + std::to_string(i) + ": " + result.reason);
     }
+    if (result.outcome == DecodeOutcome::skipped) {
+      findings.push_back({model::Severity::error, where(shard_index, i),
+                          "object skipped (tenant '" + std::string(scratch.tenant_id) + "', key '" +
+                              std::string(scratch.key) + "'): " + result.reason});
+    } else if (scratch.layout_version < 4) {
+      findings.push_back({model::Severity::info, where(shard_index, i),
+                          "ObjectMetadata layout v" + std::to_string(scratch.layout_version)});
+    }
     if (scratch.legacy_entry) {
       findings.push_back({model::Severity::info, where(shard_index, i), "legacy 2-element entry (default tenant)"});
     }

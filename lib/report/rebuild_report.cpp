@@ -56,6 +56,8 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                   {"undecodable", dropped.undecodable}};
   ordered_json tenants = ordered_json::array();
   for (const auto& row : r.table.rows) {
+    // JSON strings are UTF-8: an id that is not keeps its exact bytes in tenant_id_hex.
+    const bool utf8 = util::is_valid_utf8(row.tenant_id);
     tenants.push_back({{"tenant_id", row.tenant_id},
                        {"object_count", row.object_count},
                        {"charged_bytes", row.charged_bytes},
@@ -67,6 +69,7 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                        {"orphan", row.orphan},
                        {"visible", row.visible},
                        {"shards", row.shards}});
+    if (!utf8) tenants.back()["tenant_id_hex"] = util::to_hex(row.tenant_id);
   }
   j["tenants"] = std::move(tenants);
   j["master_starts_empty"] = r.starts_empty();
@@ -90,7 +93,9 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
 }
 
 std::string rebuild_report_json_text(const quota::RebuildResult& result) {
-  return rebuild_report_json(result).dump(2) + "\n";
+  // Invalid UTF-8 (only possible in tenant ids and paths) is replaced by U+FFFD in the text;
+  // tenant ids then carry tenant_id_hex with the exact bytes.
+  return rebuild_report_json(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
@@ -108,7 +113,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     out << "\n";
   } else {
     out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
-        << "): every charge is 0 and capacity is 0\n";
+        << "): every charge is 0 and no segment is mounted\n";
   }
   out << "path:      restore (master snapshot restore, "
       << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
@@ -156,7 +161,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   for (const auto& f : all) {
     if (f.severity == model::Severity::info) continue;
     if (++shown > 20) {
-      out << "...        more findings: run snapshot-inspect verify\n";
+      out << "...        more findings not shown (counts are in --format json)\n";
       break;
     }
     out << model::severity_name(f.severity) << ":  " << (f.location.empty() ? "" : f.location + ": ") << f.message << "\n";

@@ -33,16 +33,19 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
   return bytes;
 }
 
+// Our memory guard keeps its code (a tool limit, not a master decision); the rest rejects.
 Status decompress_payload(const std::string& compressed, const char* name, std::size_t limit, std::string& raw) {
   Status s = util::zstd_decompress(compressed, limit, raw);
-  return s.ok() ? s : Status::corruption(std::string(name) + ": " + s.message());
+  if (s.ok()) return s;
+  return Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
+                std::string(name) + ": " + s.message());
 }
 
 format::SegmentTable build_segment_table(const model::SegmentsPayload& segments, RestoredState& state) {
   format::SegmentTable table;
   for (const auto& seg : segments.mounted) {
     auto uuid = util::parse_uuid_lenient(seg.map_key);
-    if (uuid) table.add(*uuid, {seg.status, seg.has_allocator});
+    if (uuid) table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
     state.segments.push_back({seg.id, seg.name, seg.size, seg.status, seg.has_allocator});
   }
   return table;
@@ -78,6 +81,9 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   auto segments = format::decode_segments(raw, seg_options, state.findings);
   if (!segments.ok()) return segments.status().with_context("segments");
   format::SegmentTable table = build_segment_table(*segments, state);
+  // Release the segments bytes before the metadata scan: peak memory is the larger phase, not the sum.
+  std::string().swap(raw);
+  std::string().swap(*segments_zst);
 
   // metadata, shard by shard on worker threads
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
@@ -128,7 +134,9 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   // task_manager: 1 GiB cap, an empty file is an error (the master's rule)
   auto tasks_zst = read_payload(dir, "task_manager", options.max_payload_bytes);
   if (!tasks_zst.ok()) return tasks_zst.status();
-  MQ_RETURN_IF_ERROR(decompress_payload(*tasks_zst, "task_manager", format::k_task_manager_max_bytes, raw));
+  // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
+  Status tasks_status = decompress_payload(*tasks_zst, "task_manager", format::k_task_manager_max_bytes, raw);
+  if (!tasks_status.ok()) return Status::corruption(tasks_status.message());
   auto tasks = format::decode_task_manager(raw, state.findings);
   if (!tasks.ok()) return tasks.status();
   state.tasks = tasks->tasks.size();

@@ -11,19 +11,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void try_candidates(const std::string& root, const std::vector<std::string>& ids, const RestoreOptions& options,
-                    RestoreOutcome& outcome) {
+// Decodes candidates in order until one is restored. Only a hit of our own memory guard stops
+// the walk with an error: the master would not have rejected that candidate.
+util::Status try_candidates(const std::string& root, const std::vector<std::string>& ids,
+                            const RestoreOptions& options, RestoreOutcome& outcome) {
   for (const auto& id : ids) {
     auto state = decode_candidate(root + id, id, options);
+    if (!state.ok() && state.status().code() == util::StatusCode::limit_exceeded) {
+      return state.status().with_context("snapshot " + id + " (raise --max-payload-bytes)");
+    }
     if (state.ok()) {
       outcome.attempts.push_back({id, true, {}});
       outcome.state = std::move(state).value();
-      return;
+      return {};
     }
     outcome.attempts.push_back({id, false, state.status().message()});
   }
   outcome.empty_reason = ids.empty() ? "the catalog holds no snapshot candidate"
                                      : "every snapshot candidate was rejected";
+  return {};
 }
 
 }  // namespace
@@ -43,7 +49,7 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
       outcome.catalog_findings.push_back({model::Severity::warning, dir.string(),
                                           "no descriptor.txt: last_included_seq taken as 0"});
     }
-    try_candidates(outcome.catalog_root, {id}, options, outcome);
+    MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {id}, options, outcome));
     return outcome;
   }
   auto listing = source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
@@ -62,9 +68,13 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     if (!source::is_valid_snapshot_id(selection.snapshot)) {
       return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
     }
+    std::error_code ec;
+    if (!fs::is_directory(listing->root + selection.snapshot, ec)) {
+      return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing->root);
+    }
     candidates = {selection.snapshot};
   }
-  try_candidates(listing->root, candidates, options, outcome);
+  MQ_RETURN_IF_ERROR(try_candidates(listing->root, candidates, options, outcome));
   return outcome;
 }
 

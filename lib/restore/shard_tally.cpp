@@ -45,6 +45,8 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
       return less(m_entries[a], m_entries[b]);
     });
   }
+  auto last = out.tenants.end();
+  bool have_last = false;
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;
     const Entry& head = m_entries[order[i]];
@@ -69,7 +71,9 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
                               util::printable(std::string(head.key)) + "' (" + std::to_string(j - i) +
                               " entries; the first decoded one keeps its replicas)"});
     }
-    auto it = out.tenants.find(head.tenant);
+    // Entries arrive grouped by tenant: remember the last tenant's slot.
+    if (!have_last || last->first != head.tenant) last = out.tenants.find(head.tenant);
+    auto it = last;
     if (it == out.tenants.end()) {
       it = out.tenants.emplace(std::string(head.tenant), TenantTally{}).first;
       if (!model::is_valid_tenant_id(head.tenant)) {
@@ -78,6 +82,8 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
                                 "' is not a valid tenant id: restored and charged, but no request can reach it"});
       }
     }
+    last = it;
+    have_last = true;
     TenantTally& tally = it->second;
     tally.dropped.undecodable += undecodable;
     out.dropped.undecodable += undecodable;

@@ -84,6 +84,9 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
   }
   if (ec) return util::Status::io_error("cannot list '" + out.root + "': " + ec.message());
   std::sort(ids.begin(), ids.end(), std::greater<>());
+  std::sort(out.findings.begin(), out.findings.end(), [](const model::Finding& a, const model::Finding& b) {
+    return a.location < b.location;
+  });
   out.listed = std::move(ids);
 
   auto latest = util::read_small_file(out.root + "latest.txt", k_small_file_limit);

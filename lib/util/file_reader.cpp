@@ -28,6 +28,24 @@ Status FileReader::open(const std::string& path) {
   return {};
 }
 
+Status FileReader::read_exact(std::uint64_t n, ByteBuffer& out) {
+  if (n > remaining()) return read_exact(n, nullptr);  // the same truncation message
+  out.resize_uninitialized(static_cast<size_t>(n));
+  std::uint64_t done = 0;
+  while (done < n) {
+    ssize_t got = ::pread(m_fd, out.data() + done, n - done, static_cast<off_t>(m_offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      out.clear();
+      return Status::io_error("cannot read '" + m_path + "' at byte offset " + std::to_string(m_offset + done) +
+                              (got < 0 ? std::string(": ") + std::strerror(errno) : std::string(": file shrank")));
+    }
+    done += static_cast<std::uint64_t>(got);
+  }
+  m_offset += n;
+  return {};
+}
+
 Status FileReader::read_exact(std::uint64_t n, std::string* out) {
   if (n > remaining()) {
     return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) + ", " + std::to_string(n) +
@@ -58,7 +76,7 @@ Result<std::string> read_small_file(const std::string& path, std::uint64_t max_b
   FileReader reader;
   MQ_RETURN_IF_ERROR(reader.open(path));
   if (reader.size() > max_bytes) {
-    return Status::corruption("'" + path + "' is " + std::to_string(reader.size()) + " bytes, more than the limit of " +
+    return Status::limit_exceeded("'" + path + "' is " + std::to_string(reader.size()) + " bytes, more than the limit of " +
                               std::to_string(max_bytes));
   }
   std::string out;

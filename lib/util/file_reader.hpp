@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "util/byte_buffer.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::util {
@@ -19,6 +20,8 @@ class FileReader {
   [[nodiscard]] Status open(const std::string& path);
   // Appends exactly `n` bytes to `out` (or discards them when `out` is null).
   [[nodiscard]] Status read_exact(std::uint64_t n, std::string* out);
+  // Replaces the contents of `out` with exactly `n` bytes (no zero fill of the buffer).
+  [[nodiscard]] Status read_exact(std::uint64_t n, ByteBuffer& out);
   [[nodiscard]] std::uint64_t offset() const { return m_offset; }
   [[nodiscard]] std::uint64_t size() const { return m_size; }
   [[nodiscard]] std::uint64_t remaining() const { return m_size - m_offset; }

@@ -12,6 +12,7 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::unsupported: return "unsupported";
     case StatusCode::unavailable: return "unavailable";
     case StatusCode::refused: return "refused";
+    case StatusCode::limit_exceeded: return "limit exceeded";
     case StatusCode::internal: return "internal error";
   }
   return "unknown";

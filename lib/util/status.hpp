@@ -18,6 +18,7 @@ enum class StatusCode {
   unsupported,       // valid input we deliberately do not model (e.g. NOF_SSD replicas)
   unavailable,       // a service (master, etcd, Redis) could not be used
   refused,           // the master would refuse to start (policy error, quota overflow)
+  limit_exceeded,    // one of our own memory guards was hit: not a master decision
   internal,          // a bug of ours
 };
 
@@ -36,6 +37,7 @@ class [[nodiscard]] Status {
   static Status unsupported(std::string m) { return {StatusCode::unsupported, std::move(m)}; }
   static Status unavailable(std::string m) { return {StatusCode::unavailable, std::move(m)}; }
   static Status refused(std::string m) { return {StatusCode::refused, std::move(m)}; }
+  static Status limit_exceeded(std::string m) { return {StatusCode::limit_exceeded, std::move(m)}; }
   static Status internal(std::string m) { return {StatusCode::internal, std::move(m)}; }
 
   [[nodiscard]] bool ok() const { return m_code == StatusCode::ok; }

@@ -1,6 +1,7 @@
 #include "util/text_table.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace moonquota::util {
@@ -15,15 +16,26 @@ void TextTable::add_row(std::vector<std::string> cells) {
   m_rows.push_back(std::move(cells));
 }
 
+namespace {
+
+// Display width: UTF-8 continuation bytes take no column.
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xc0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
 void TextTable::render(std::ostream& out) const {
   std::vector<size_t> widths(m_headers.size());
-  for (size_t c = 0; c < m_headers.size(); ++c) widths[c] = m_headers[c].size();
+  for (size_t c = 0; c < m_headers.size(); ++c) widths[c] = display_width(m_headers[c]);
   for (const auto& row : m_rows)
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], display_width(row[c]));
   auto emit = [&](const std::vector<std::string>& cells) {
     std::string line;
     for (size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(widths[c] - cells[c].size(), ' ');
+      std::string pad(widths[c] - display_width(cells[c]), ' ');
       if (c > 0) line += "  ";
       line += m_aligns[c] == Align::right ? pad + cells[c] : cells[c] + pad;
     }
@@ -35,6 +47,52 @@ void TextTable::render(std::ostream& out) const {
   for (size_t w : widths) rule.emplace_back(w, '-');
   emit(rule);
   for (const auto& row : m_rows) emit(row);
+}
+
+bool is_valid_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c >= 0xc2 && c <= 0xdf) {
+      n = 1;
+      cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      cp = c & 0x0fu;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      cp = c & 0x07u;
+    } else {
+      return false;
+    }
+    if (s.size() - i - 1 < n) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3fu);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+std::string to_hex(std::string_view s) {
+  static const char* k_digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    out.push_back(k_digits[c >> 4]);
+    out.push_back(k_digits[c & 15]);
+  }
+  return out;
 }
 
 std::string printable(const std::string& raw) {

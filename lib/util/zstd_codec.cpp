@@ -1,5 +1,7 @@
 #include "util/zstd_codec.hpp"
 
+#include "util/byte_buffer.hpp"
+
 #include <zstd.h>
 
 #include <string>
@@ -22,13 +24,15 @@ Result<std::uint64_t> zstd_content_size(std::string_view frame) {
   return static_cast<std::uint64_t>(size);
 }
 
-Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::string& out) {
-  out.clear();
+namespace {
+
+// Validates the frame and returns its content size, which the caller then allocates.
+Result<std::uint64_t> checked_frame_size(std::string_view frame, std::size_t max_bytes) {
   if (frame.empty()) return Status::corruption("empty zstd input");
   auto size = zstd_content_size(frame);
   if (!size.ok()) return size.status();
   if (*size > max_bytes) {
-    return Status::corruption("zstd content size " + std::to_string(*size) + " exceeds the limit of " +
+    return Status::limit_exceeded("zstd content size " + std::to_string(*size) + " exceeds the limit of " +
                               std::to_string(max_bytes) + " bytes");
   }
   size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
@@ -39,18 +43,39 @@ Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::strin
     return Status::corruption("zstd input holds " + std::to_string(frame.size() - frame_size) +
                               " bytes after the first frame");
   }
-  out.resize(static_cast<size_t>(*size));
-  size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
-  if (ZSTD_isError(n)) {
-    out.clear();
-    return Status::corruption(std::string("zstd decompression failed: ") + ZSTD_getErrorName(n));
-  }
-  if (n != out.size()) {
-    out.clear();
+  return size;
+}
+
+Status decompress_into(std::string_view frame, char* dst, std::size_t size) {
+  size_t n = ZSTD_decompress(dst, size, frame.data(), frame.size());
+  if (ZSTD_isError(n)) return Status::corruption(std::string("zstd decompression failed: ") + ZSTD_getErrorName(n));
+  if (n != size) {
     return Status::corruption("zstd frame decompressed to " + std::to_string(n) + " bytes, header says " +
-                              std::to_string(*size));
+                              std::to_string(size));
   }
   return {};
+}
+
+}  // namespace
+
+Status zstd_decompress(std::string_view frame, std::size_t max_bytes, ByteBuffer& out) {
+  out.clear();
+  auto size = checked_frame_size(frame, max_bytes);
+  if (!size.ok()) return size.status();
+  out.resize_uninitialized(static_cast<size_t>(*size));
+  Status s = decompress_into(frame, out.data(), out.size());
+  if (!s.ok()) out.clear();
+  return s;
+}
+
+Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::string& out) {
+  out.clear();
+  auto size = checked_frame_size(frame, max_bytes);
+  if (!size.ok()) return size.status();
+  out.resize(static_cast<size_t>(*size));
+  Status s = decompress_into(frame, out.data(), out.size());
+  if (!s.ok()) out.clear();
+  return s;
 }
 
 }  // namespace moonquota::util

@@ -20,6 +20,10 @@ namespace moonquota::util {
 // content size exceeds `max_bytes` (our own memory guard). Errors name no file: callers add it.
 [[nodiscard]] Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::string& out);
 
+// The same into a ByteBuffer (no zero fill of the target): the metadata hot path.
+class ByteBuffer;
+[[nodiscard]] Status zstd_decompress(std::string_view frame, std::size_t max_bytes, ByteBuffer& out);
+
 // The content size declared in the frame header, or an error.
 [[nodiscard]] Result<std::uint64_t> zstd_content_size(std::string_view frame);
 

@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(GenuineCase{"s7_spec_worked_example", "genuine_s7_spec_worked_example.json", "20261129_115155_173"},
                       GenuineCase{"s1_single_segment_basic", "genuine_s1_single_segment_basic.json",
                                   "20261129_115140_543"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<GenuineCase>& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
 }  // namespace moonquota::forge

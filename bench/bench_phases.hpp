@@ -1,0 +1,27 @@
+// The three ways of reading a metadata payload that the benchmark compares, each run over the
+// same store with the same thread count:
+//   floor  - read every shard blob and zstd-decompress it, nothing else (the lower bound);
+//   naive  - decompress, then msgpack::unpack each shard into an object tree and walk it to sum
+//            charges per tenant (how the master itself decodes);
+//   ours   - the full quota-rebuild restore path (segments, streaming metadata decode into
+//            per-tenant tallies, task_manager, account table).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace moonquota::bench {
+
+struct PhaseResult {
+  double seconds = 0;
+  std::uint64_t objects = 0;
+  std::uint64_t decompressed_bytes = 0;
+  std::uint64_t charged_bytes = 0;  // reported as a sanity check of the work done
+  std::string error;
+};
+
+PhaseResult run_floor(const std::string& metadata_path, unsigned threads);
+PhaseResult run_naive(const std::string& metadata_path, unsigned threads);
+PhaseResult run_ours(const std::string& store_dir, unsigned threads);
+
+}  // namespace moonquota::bench

@@ -1,0 +1,174 @@
+// moonquota-bench: forges an N-object store (or takes one) and measures, side by side and with
+// the same thread count, the zstd-only floor, the naive msgpack::unpack object-tree decode, and
+// our quota-rebuild path: seconds, objects/s, MB/s of decompressed msgpack, and peak RSS. Each
+// phase runs in its own freshly exec'd process so its peak RSS is its own.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "bench_phases.hpp"
+#include "forge/large_store.hpp"
+#include "source/embedded_catalog.hpp"
+#include "util/thread_pool.hpp"
+
+namespace fs = std::filesystem;
+namespace mq = moonquota;
+using nlohmann::json;
+
+namespace {
+
+json to_json(const mq::bench::PhaseResult& r) {
+  return {{"seconds", r.seconds}, {"objects", r.objects}, {"decompressed_bytes", r.decompressed_bytes},
+          {"charged_bytes", r.charged_bytes}, {"error", r.error}};
+}
+
+// Child mode: run one phase and print its result as JSON.
+int run_phase(const std::string& phase, const std::string& store, unsigned threads) {
+  auto listing = mq::source::read_embedded_catalog(store, "mooncake_cluster");
+  if (!listing.ok() || listing->listed.empty()) {
+    std::cout << json{{"error", "no snapshot in " + store}}.dump() << "\n";
+    return 1;
+  }
+  const std::string metadata = listing->root + listing->listed.front() + "/metadata";
+  mq::bench::PhaseResult r;
+  if (phase == "floor") r = mq::bench::run_floor(metadata, threads);
+  if (phase == "naive") r = mq::bench::run_naive(metadata, threads);
+  if (phase == "ours") r = mq::bench::run_ours(store, threads);
+  std::cout << to_json(r).dump() << "\n";
+  return r.error.empty() ? 0 : 1;
+}
+
+struct Measured {
+  json result;
+  long peak_rss_kib = 0;
+  double cpu_seconds = 0;
+};
+
+Measured spawn_phase(const std::string& phase, const std::string& store, unsigned threads) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{{"error", "pipe failed"}}, 0};
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    std::string t = std::to_string(threads);
+    execl("/proc/self/exe", "moonquota-bench", "--phase", phase.c_str(), "--store", store.c_str(), "--threads",
+          t.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n = 0;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  Measured m;
+  m.peak_rss_kib = usage.ru_maxrss;
+  m.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  try {
+    m.result = json::parse(out);
+  } catch (const std::exception&) {
+    m.result = {{"error", "phase '" + phase + "' printed no result (exit status " + std::to_string(status) + ")"}};
+  }
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Benchmark the quota-rebuild metadata path against the zstd floor and msgpack::unpack"};
+  app.name("moonquota-bench");
+  std::uint64_t objects = 2000000;
+  std::string store;
+  std::string work_dir;
+  std::string phase;
+  unsigned threads = mq::util::default_thread_count();
+  std::uint32_t tenants = 16;
+  bool keep = false;
+  bool as_json = false;
+  app.add_option("--objects", objects, "Objects in the forged store (default 2000000)");
+  app.add_option("--store", store, "Use this store instead of forging one");
+  app.add_option("--work-dir", work_dir, "Where to forge the store (default: a temp dir)");
+  app.add_option("--threads", threads, "Threads for every phase (default: all cores)");
+  app.add_option("--tenants", tenants, "Tenants in the forged store (default 16)");
+  app.add_flag("--keep", keep, "Keep the forged store");
+  app.add_flag("--json", as_json, "Print the results as JSON");
+  app.add_option("--phase", phase, "internal: run one phase")->group("");
+  CLI11_PARSE(app, argc, argv);
+  if (!phase.empty()) return run_phase(phase, store, threads);
+
+  bool forged = false;
+  if (store.empty()) {
+    store = work_dir.empty() ? (fs::temp_directory_path() / ("moonquota-bench-" + std::to_string(getpid()))).string()
+                             : work_dir;
+    mq::forge::LargeStoreOptions options;
+    options.objects = objects;
+    options.tenants = tenants;
+    options.threads = threads;
+    options.force = true;
+    std::cerr << "forging " << objects << " objects into " << store << " ...\n";
+    auto summary = mq::forge::write_large_store(options, store);
+    if (!summary.ok()) {
+      std::cerr << "moonquota-bench: " << summary.status().message() << "\n";
+      return 3;
+    }
+    forged = true;
+  }
+  json report = {{"store", store}, {"threads", threads}, {"phases", json::array()}};
+  struct PhaseSpec {
+    const char* name;
+    unsigned threads;
+  };
+  // The floor and the naive decode on one core (how the targets are stated) and on all cores;
+  // ours on all cores (the tool's default) and on one.
+  const std::vector<PhaseSpec> specs = {{"floor", 1}, {"floor", threads}, {"naive", 1}, {"naive", threads},
+                                        {"ours", 1}, {"ours", threads}};
+  for (const auto& spec : specs) {
+    std::cerr << "phase " << spec.name << " (" << spec.threads << " threads) ...\n";
+    Measured m = spawn_phase(spec.name, store, spec.threads);
+    m.result["phase"] = spec.name;
+    m.result["threads"] = spec.threads;
+    m.result["peak_rss_mib"] = static_cast<double>(m.peak_rss_kib) / 1024.0;
+    m.result["cpu_seconds"] = m.cpu_seconds;
+    report["phases"].push_back(m.result);
+  }
+  if (forged && !keep) fs::remove_all(store);
+
+  if (as_json) {
+    std::cout << report.dump(2) << "\n";
+    return 0;
+  }
+  double objects_total = 0;
+  double floor_1t = 0;
+  for (const auto& r : report["phases"]) {
+    if (r["phase"] == "ours") objects_total = std::max(objects_total, r.value("objects", 0.0));
+    if (r["phase"] == "floor" && r["threads"] == 1) floor_1t = r.value("seconds", 0.0);
+  }
+  std::printf("store %s, %.0f objects\n", store.c_str(), objects_total);
+  std::printf("%-6s %7s %9s %9s %12s %11s %13s %12s\n", "phase", "threads", "wall s", "cpu s", "objects/s",
+              "MB/s (raw)", "peak RSS MiB", "x floor(1t)");
+  for (const auto& r : report["phases"]) {
+    const std::string name = r["phase"];
+    if (!r.value("error", std::string()).empty()) {
+      std::printf("%-6s error: %s\n", name.c_str(), r["error"].get<std::string>().c_str());
+      continue;
+    }
+    double s = r.value("seconds", 0.0);
+    double mb = r.value("decompressed_bytes", 0.0) / 1e6;
+    std::printf("%-6s %7u %9.3f %9.3f %12.0f %11.1f %13.1f %12.2f\n", name.c_str(), r["threads"].get<unsigned>(), s,
+                r.value("cpu_seconds", 0.0), objects_total / s, mb / s, r.value("peak_rss_mib", 0.0),
+                floor_1t > 0 ? s / floor_1t : 0.0);
+  }
+  return 0;
+}

@@ -1,0 +1,66 @@
+// Segment chains of `--large` stores: each client owns a chain of equally sized segments; MEMORY
+// replicas are allocated on the client's open segment, and a segment that is full (no room, or
+// no node slot left without growing the node table) is closed: its MountedSegment is encoded
+// and spilled to a temporary file, so memory holds one open allocator per client only. At the
+// end the `segments` payload is streamed from the spill file into one zstd frame.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "forge/large_store_mix.hpp"
+#include "format/offset_allocator.hpp"
+#include "util/status.hpp"
+#include "util/uuid.hpp"
+
+namespace moonquota::forge::large {
+
+class SegmentChains {
+ public:
+  // `spill_path` is created (and removed by the destructor). `segment_bytes` <= 3.75 GiB.
+  SegmentChains(const ObjectMix& mix, std::uint64_t seed, std::uint64_t segment_bytes, std::string spill_path);
+  ~SegmentChains();
+  SegmentChains(const SegmentChains&) = delete;
+  SegmentChains& operator=(const SegmentChains&) = delete;
+
+  // Allocates `bytes` on `client`'s chain.
+  [[nodiscard]] util::Result<PlannedObject::Placement> place(std::uint32_t client, std::uint64_t bytes);
+  [[nodiscard]] const std::string& segment_uuid(std::uint32_t ordinal) const { return m_segments[ordinal].uuid; }
+  [[nodiscard]] std::uint64_t segment_count() const { return m_segments.size(); }
+
+  // Closes every open segment and writes the whole `segments` file to `path`. Returns its size.
+  [[nodiscard]] util::Result<std::uint64_t> write_segments_payload(const std::string& path);
+
+ private:
+  struct SegmentInfo {
+    std::string uuid;
+    util::Uuid sort_key;
+    std::string name;
+    std::uint32_t client = 0;
+    std::uint64_t spill_offset = 0;
+    std::uint64_t spill_length = 0;
+  };
+  struct Chain {
+    std::optional<format::OffsetAllocatorSimulation> allocator;
+    std::uint64_t base = 0;
+    std::uint32_t ordinal = 0;
+    std::uint32_t sequence = 0;
+  };
+
+  [[nodiscard]] util::Status open_segment(std::uint32_t client);
+  [[nodiscard]] util::Status close_segment(std::uint32_t client);
+  [[nodiscard]] util::Status spill(const std::string& bytes, SegmentInfo& info);
+
+  const ObjectMix& m_mix;
+  std::uint64_t m_uuid_first;
+  std::uint64_t m_segment_bytes;
+  std::string m_spill_path;
+  int m_spill_fd = -1;
+  std::uint64_t m_spill_size = 0;
+  std::vector<Chain> m_chains;
+  std::vector<SegmentInfo> m_segments;
+};
+
+}  // namespace moonquota::forge::large

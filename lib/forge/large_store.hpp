@@ -1,0 +1,51 @@
+// `snapshot-forge --large N`: a synthetic store of N objects for load tests, written with memory
+// that does not grow with N. The mix is deterministic for a given (N, seed, tenants): the same
+// flags give the same bytes whatever the thread count.
+//
+// What it writes (one snapshot, latest): tenants "tenant-00".."tenant-K-1" with skewed object
+// counts (weight 1/(t+1)) and per-tenant size classes; keys "<tenant>/model-M/layer-L/block-I";
+// mostly one MEMORY replica, some two, some MEMORY+DISK or MEMORY+LOCAL_DISK, a few DISK-only or
+// LOCAL_DISK-only; about 0.2% PROCESSING (in-flight puts, lease 0) and 0.3% with an expired lease.
+// MEMORY replicas are placed on per-client segments of 3.75 GiB (multiplier_bits 0); a segment is
+// closed when its next allocation would not fit or would need more node slots than the initial
+// capacity, so allocator node tables never grow (growth is not pinned by the spec).
+//
+// Memory: objects are bucketed by shard into a temporary index file (4 bytes per object, on
+// disk), then generated, sorted, encoded and compressed a batch of shards at a time. Closed
+// segments are spilled to a temporary file and the `segments` payload is compressed as a stream
+// with its size pledged, so it is still one zstd frame with the content size in its header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "util/status.hpp"
+
+namespace moonquota::forge {
+
+struct LargeStoreOptions {
+  std::uint64_t objects = 0;
+  std::uint64_t seed = 1;
+  std::uint32_t tenants = 8;   // 1 .. 256
+  std::uint32_t clients = 4;   // clients, each with its own chain of segments
+  unsigned threads = 1;
+  bool force = false;
+  std::string cluster_id = "mooncake_cluster";
+  std::string snapshot_id = "20260822_051200_123";
+};
+
+struct LargeStoreSummary {
+  std::uint64_t objects = 0;
+  std::uint64_t replicas = 0;
+  std::uint64_t segments = 0;
+  std::uint64_t non_empty_shards = 0;
+  std::uint64_t metadata_bytes = 0;
+  std::uint64_t segments_bytes = 0;
+};
+
+// Writes the store under `out_dir` (layout as write_store). Errors: invalid_argument for bad
+// options or a non-empty output without force; io_error for file problems.
+[[nodiscard]] util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& options,
+                                                                const std::string& out_dir);
+
+}  // namespace moonquota::forge

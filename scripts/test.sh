@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine: installs the packages, builds, runs
+# every test with CTest (unit, golden, corpus replay), then again under ASan+UBSan.
+# Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+
+bash scripts/setup.sh
+bash scripts/build.sh build -DMOONQUOTA_WERROR=ON
+(cd build && ctest --output-on-failure --parallel "$(nproc)")
+
+if [[ $quick -eq 0 ]]; then
+  bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DMOONQUOTA_SANITIZE=ON -DMOONQUOTA_WERROR=ON
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     ctest --output-on-failure --parallel "$(nproc)" --label-exclude slow)
+fi

@@ -1,0 +1,21 @@
+// Test support: run a real tool binary and capture its stdout, stderr and exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace moonquota::testing {
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs MOONQUOTA_BINARY_DIR/tools/<tool> with `args` (no shell involved).
+ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args);
+
+// Absolute path of a file in the source tree.
+std::string source_path(const std::string& relative);
+
+}  // namespace moonquota::testing
