@@ -9,6 +9,7 @@
 #include "format/task_manager_decoder.hpp"
 #include "restore/shard_tally.hpp"
 #include "source/embedded_catalog.hpp"
+#include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
 #include "util/file_reader.hpp"
 #include "util/zstd_codec.hpp"
@@ -34,7 +35,7 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
 }
 
 // Our memory guard keeps its code (a tool limit, not a master decision); the rest rejects.
-Status decompress_payload(const std::string& compressed, const char* name, std::size_t limit, std::string& raw) {
+Status decompress_payload(const std::string& compressed, const char* name, std::size_t limit, util::ByteBuffer& raw) {
   Status s = util::zstd_decompress(compressed, limit, raw);
   if (s.ok()) return s;
   return Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
@@ -75,14 +76,14 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   // segments
   auto segments_zst = read_payload(dir, "segments", options.max_payload_bytes);
   if (!segments_zst.ok()) return segments_zst.status();
-  std::string raw;
+  util::ByteBuffer raw;
   MQ_RETURN_IF_ERROR(decompress_payload(*segments_zst, "segments", options.max_payload_bytes, raw));
   format::SegmentsDecodeOptions seg_options;
-  auto segments = format::decode_segments(raw, seg_options, state.findings);
+  auto segments = format::decode_segments(raw.view(), seg_options, state.findings);
   if (!segments.ok()) return segments.status().with_context("segments");
   format::SegmentTable table = build_segment_table(*segments, state);
   // Release the segments bytes before the metadata scan: peak memory is the larger phase, not the sum.
-  std::string().swap(raw);
+  raw = util::ByteBuffer();
   std::string().swap(*segments_zst);
 
   // metadata, shard by shard on worker threads
@@ -137,7 +138,7 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
   Status tasks_status = decompress_payload(*tasks_zst, "task_manager", format::k_task_manager_max_bytes, raw);
   if (!tasks_status.ok()) return Status::corruption(tasks_status.message());
-  auto tasks = format::decode_task_manager(raw, state.findings);
+  auto tasks = format::decode_task_manager(raw.view(), state.findings);
   if (!tasks.ok()) return tasks.status();
   state.tasks = tasks->tasks.size();
 

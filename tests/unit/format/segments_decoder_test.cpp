@@ -263,8 +263,12 @@ TEST(SegmentsDecoder, BlobAboveMemoryLimitRejects) {
   model::Findings findings;
   SegmentsDecodeOptions options;
   options.max_blob_bytes = 50;
+  auto unchecked = decode(payload_with({}), findings, options);  // streamed check: no memory needed
+  ASSERT_TRUE(unchecked.ok()) << unchecked.status().message();
+  options.keep_allocator_blobs = true;
   auto r = decode(payload_with({}), findings, options);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), util::StatusCode::limit_exceeded);
   EXPECT_EQ(r.status().message(), "\"ms\"[3-4]: node table of 100 bytes exceeds the memory limit of 50");
 }
 
