@@ -16,3 +16,4 @@ pkg_check_modules(ZSTD    REQUIRED IMPORTED_TARGET GLOBAL libzstd)
 pkg_check_modules(XXHASH  REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET GLOBAL hiredis)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET GLOBAL cpp-httplib)  # compiled library: keep its defines
+pkg_check_modules(JSONCPP REQUIRED IMPORTED_TARGET GLOBAL jsoncpp)           # the OpLog writer's own JSON library

@@ -8,6 +8,9 @@
 #include <system_error>
 
 #include "forge/large_store.hpp"
+#include "forge/oplog_forge.hpp"
+#include "source/etcd_gateway.hpp"
+#include "util/file_reader.hpp"
 #include "forge/scenario.hpp"
 #include "forge/store_writer.hpp"
 #include "util/thread_pool.hpp"
@@ -30,9 +33,32 @@ int fail(const mq::util::Status& status) {
     case mq::util::StatusCode::not_found:
     case mq::util::StatusCode::io_error:
       return k_exit_bad_input;
+    case mq::util::StatusCode::unavailable:
+      return 4;  // a service (etcd) could not be used
     default:
       return k_exit_internal;
   }
+}
+
+// Writes a forged OpLog as an export file and/or into etcd (every key under its root replaced).
+int write_oplog(const mq::forge::ForgedOpLog& log, const std::string& export_path, const std::string& etcd) {
+  if (!export_path.empty()) {
+    if (auto s = mq::source::write_oplog_export_file(export_path, log.kvs); !s.ok()) return fail(s);
+  }
+  if (!etcd.empty()) {
+    auto endpoint = mq::source::parse_host_port(etcd, "--oplog-etcd");
+    if (!endpoint.ok()) return fail(endpoint.status());
+    mq::source::EtcdGateway gateway(*endpoint);
+    const std::string root = "/oplog/" + log.cluster_id + "/";
+    if (auto s = gateway.delete_prefix(root); !s.ok()) return fail(s);
+    for (const auto& kv : log.kvs) {
+      if (auto s = gateway.put(kv.key, kv.value); !s.ok()) return fail(s);
+    }
+  }
+  std::cerr << "snapshot-forge: wrote an OpLog of " << log.entries << " entries in " << log.kvs.size() << " keys"
+            << (export_path.empty() ? "" : " to " + export_path) << (etcd.empty() ? "" : " and into etcd " + etcd)
+            << "\n";
+  return k_exit_ok;
 }
 
 }  // namespace
@@ -57,12 +83,29 @@ int main(int argc, char** argv) {
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
   app.add_option("--threads", threads, "Worker threads (default: all cores)");
+  std::string oplog_export;
+  std::string oplog_etcd;
+  mq::forge::SyntheticOpLogOptions oplog_large;
+  app.add_option("--oplog-export", oplog_export,
+                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)");
+  app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)");
+  auto* oplog_large_opt =
+      app.add_option("--oplog-large", oplog_large.entries, "Write a synthetic OpLog of N entries (no snapshot)");
+  app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form");
+  app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog");
+  oplog_large_opt->excludes(scenario_opt)->excludes(large_opt);
   scenario_opt->excludes(large_opt);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? k_exit_ok : k_exit_usage;
+  }
+  if (oplog_large_opt->count() > 0) {
+    std::error_code mk;
+    std::filesystem::create_directories(out_dir, mk);
+    return write_oplog(mq::forge::synthesize_oplog(oplog_large),
+                       oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export, oplog_etcd);
   }
   if (scenario_path.empty() && large_opt->count() == 0) {
     std::cerr << "snapshot-forge: give a SCENARIO.json or --large N\n" << app.help();
@@ -88,5 +131,10 @@ int main(int argc, char** argv) {
   mq::forge::StoreWriteOptions options;
   options.force = force;
   if (auto status = mq::forge::write_store(*scenario, out_dir, options); !status.ok()) return fail(status);
+  auto text = mq::util::read_small_file(scenario_path, 1ULL << 30);
+  if (!text.ok()) return fail(text.status());
+  auto oplog = mq::forge::parse_oplog_scenario(*text, scenario->cluster_id);
+  if (!oplog.ok()) return fail(oplog.status());
+  if (*oplog) return write_oplog(**oplog, oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export, oplog_etcd);
   return k_exit_ok;
 }

@@ -240,7 +240,7 @@ util::Result<Scenario> parse_scenario(std::string_view json_text) {
   nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return util::Status::invalid_argument("$: not valid JSON");
   const JsonAt root(doc, "$");
-  MQ_RETURN_IF_ERROR(root.expect_object({"cluster_id", "root_fs_dir", "snapshots", "comment"}));
+  MQ_RETURN_IF_ERROR(root.expect_object({"cluster_id", "root_fs_dir", "snapshots", "comment", "oplog"}));
   Scenario scenario;
   MQ_ASSIGN_OR_RETURN(scenario.cluster_id, root.get_string("cluster_id", "mooncake_cluster"));
   MQ_ASSIGN_OR_RETURN(std::string root_fs_dir, root.get_string("root_fs_dir", "/mnt/mooncake_fs"));

@@ -212,6 +212,14 @@ Status MetadataScanner::read_shards() {
       return fail("shard " + std::to_string(key.u) + " value at byte offset " + std::to_string(value.offset) +
                   " is a " + mp_type_name(value.type) + ", not BIN");
     }
+    m_info.shard_blobs.push_back({static_cast<std::uint32_t>(key.u), m_info.shard_blobs.size(), m_file.offset(),
+                                  value.length});
+    if (!m_options.decode_shards) {
+      ++m_info.shard_entries;
+      m_info.compressed_shard_bytes += value.length;
+      MQ_RETURN_IF_ERROR(m_file.read_exact(value.length, nullptr).with_context("metadata"));
+      continue;
+    }
     util::ByteBuffer blob = take_buffer();
     MQ_RETURN_IF_ERROR(m_file.read_exact(value.length, blob).with_context("metadata"));
     m_info.compressed_shard_bytes += blob.size();

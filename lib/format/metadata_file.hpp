@@ -26,6 +26,10 @@ struct MetadataScanOptions {
   unsigned threads = 1;
   std::size_t max_shard_bytes = std::size_t{1} << 30;   // our guard for one decompressed shard
   std::size_t max_value_bytes = std::size_t{1} << 30;   // our guard for "discarded_replicas"
+  // false: shard blobs are stepped over (not read, not decompressed, the handler is not called);
+  // only their locations are recorded (MetadataFileInfo::shard_blobs), for readers that fetch
+  // shards themselves (snapshot-inspect diff).
+  bool decode_shards = true;
 };
 
 // Called once per shard blob, on a worker thread. `sequence` is the blob's position among the
@@ -34,6 +38,14 @@ struct MetadataScanOptions {
 using ShardHandler = std::function<util::Status(unsigned worker, std::uint32_t shard_index, std::uint64_t sequence,
                                                 std::string_view decompressed)>;
 
+// Where one shard blob (the BIN payload, a zstd frame) sits in the metadata file.
+struct ShardBlobLocation {
+  std::uint32_t shard_index = 0;
+  std::uint64_t sequence = 0;     // position among the shard entries of the file
+  std::uint64_t file_offset = 0;  // of the first BIN payload byte
+  std::uint64_t bytes = 0;        // BIN payload length
+};
+
 struct MetadataFileInfo {
   std::uint64_t file_bytes = 0;
   std::uint64_t shard_entries = 0;            // shard blobs in the file (duplicates included)
@@ -41,6 +53,7 @@ struct MetadataFileInfo {
   std::uint64_t decompressed_shard_bytes = 0;
   std::uint64_t replica_next_id = 0;
   std::vector<model::DiscardedItem> discarded;
+  std::vector<ShardBlobLocation> shard_blobs;  // every shard entry, in file order
 };
 
 // Reads `path`. Rejections come back as Status::corruption naming the file and the byte

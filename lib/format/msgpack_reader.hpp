@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -22,15 +23,18 @@ enum class MpType : std::uint8_t { nil, boolean, pos_int, neg_int, float32, floa
 
 [[nodiscard]] const char* mp_type_name(MpType t);
 
+// Fields are deliberately left uninitialised by default (this struct is filled tens of times
+// per object on the hot path); read_header sets every field its type gives meaning to, and
+// `MpHeader{}` value-initialises everything to zero.
 struct MpHeader {
-  MpType type = MpType::nil;
-  bool boolean = false;
-  std::uint64_t u = 0;       // pos_int value
-  std::int64_t i = 0;        // neg_int value
-  std::uint32_t length = 0;  // str/bin/ext payload bytes, array elements, map pairs
-  std::int8_t ext_type = 0;
-  std::size_t offset = 0;    // absolute offset of the header's first byte
-  bool smallest = true;      // false when an integer or length used a wider format than needed
+  MpType type;
+  bool boolean;
+  std::uint64_t u;       // pos_int value
+  std::int64_t i;        // neg_int value
+  std::uint32_t length;  // str/bin/ext payload bytes, array elements, map pairs
+  std::int8_t ext_type;
+  std::size_t offset;    // absolute offset of the header's first byte
+  bool smallest;         // false when an integer or length used a wider format than needed
 };
 
 class MsgpackReader {
@@ -44,7 +48,7 @@ class MsgpackReader {
 
   // Reads one header. For str/bin/ext the payload must be consumed next with read_payload.
   // Inline fast path for the one-byte forms that dominate snapshot payloads.
-  [[nodiscard]] bool read_header(MpHeader& h) {
+  [[nodiscard]] [[gnu::always_inline]] inline bool read_header(MpHeader& h) {
     if (m_pos < m_data.size() && m_error.empty()) {
       const auto b = static_cast<unsigned char>(m_data[m_pos]);
       if (b <= 0x7f) {
@@ -80,8 +84,7 @@ class MsgpackReader {
         if (n <= rest) {
           h.offset = m_base + m_pos;
           const auto* p = reinterpret_cast<const unsigned char*>(m_data.data()) + m_pos + 1;
-          std::uint64_t v = 0;
-          for (std::size_t k = 0; k < n; ++k) v = (v << 8) | p[k];
+          std::uint64_t v = load_big_endian(p, n);
           static constexpr std::uint64_t k_min_for_format[] = {0x80, 0x100, 0x10000, 0x100000000ULL};
           h.type = MpType::pos_int;
           h.u = v;
@@ -130,6 +133,27 @@ class MsgpackReader {
 
  private:
   bool read_header_slow(MpHeader& h);
+  // Big-endian unsigned load of 1, 2, 4 or 8 bytes.
+  static std::uint64_t load_big_endian(const unsigned char* p, std::size_t n) {
+    switch (n) {
+      case 1: return p[0];
+      case 2: {
+        std::uint16_t v;
+        std::memcpy(&v, p, 2);
+        return __builtin_bswap16(v);
+      }
+      case 4: {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return __builtin_bswap32(v);
+      }
+      default: {
+        std::uint64_t v;
+        std::memcpy(&v, p, 8);
+        return __builtin_bswap64(v);
+      }
+    }
+  }
   bool read_payload_slow(std::uint32_t length, std::string_view& out);
   bool fail(const std::string& what, std::size_t rel_offset);
   bool need(std::size_t n, const char* what);

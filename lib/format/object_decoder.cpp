@@ -15,12 +15,9 @@ bool skip_values(ValueReader& values, std::uint64_t count) {
 
 // parse_uuid_lenient(text).has_value(), remembering valid strings in the scratch set.
 bool is_uuid_cached(std::string_view text, ObjectView* cache) {
-  if (cache != nullptr && cache->valid_client_ids.find(text) != cache->valid_client_ids.end()) return true;
+  if (cache != nullptr && cache->valid_client_ids.find(text) != nullptr) return true;
   if (!util::parse_uuid_lenient(text)) return false;
-  if (cache != nullptr) {
-    if (cache->valid_client_ids.size() >= 4096) cache->valid_client_ids.clear();  // bound the scratch
-    cache->valid_client_ids.emplace(text);
-  }
+  if (cache != nullptr) cache->valid_client_ids.insert(text, true);
   return true;
 }
 
@@ -34,7 +31,7 @@ DecodeOutcome replica_error(std::string& reason, std::string message) {
 }
 
 DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload, const SegmentTable& segments,
-                                    ReplicaView& out, std::string& reason) {
+                                    ReplicaView& out, std::string& reason, ObjectView* cache) {
   MsgpackReader& r = values.reader();
   if (payload.type != MpType::array || payload.length != 5) {
     if (!r.skip_after_header(payload)) return DecodeOutcome::rejected;
@@ -69,8 +66,11 @@ DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload
     return DecodeOutcome::rejected;
   }
   std::optional<util::Uuid> uuid;
-  if (const util::Uuid* known = segments.find_key(out.segment_id)) {
+  if (const util::Uuid* recent = cache != nullptr ? cache->segment_uuids.find(out.segment_id) : nullptr) {
+    uuid = *recent;
+  } else if (const util::Uuid* known = segments.find_key(out.segment_id)) {
     uuid = *known;
+    if (cache != nullptr) cache->segment_uuids.insert(out.segment_id, *known);
   } else {
     uuid = util::parse_uuid_lenient(out.segment_id);
   }
@@ -147,7 +147,7 @@ DecodeOutcome decode_replica(ValueReader& values, const SegmentTable& segments, 
   MpHeader payload;
   if (!values.header(payload)) return DecodeOutcome::rejected;
   switch (out.type) {
-    case model::replica_type::memory: return decode_memory_payload(values, payload, segments, out, reason);
+    case model::replica_type::memory: return decode_memory_payload(values, payload, segments, out, reason, cache);
     case model::replica_type::disk:
     case model::replica_type::local_disk:
     case model::replica_type::dfs: return decode_other_payload(values, payload, out, reason, cache);

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "model/snapshot_types.hpp"
+#include "util/recent_strings.hpp"
 #include "util/uuid.hpp"
 
 namespace moonquota::format {
@@ -33,11 +33,6 @@ struct ReplicaView {
   std::int32_t dfs_shard_idx = 0;
 };
 
-struct StringViewHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
 struct ObjectView {
   std::string_view tenant_id;  // normalised: "" becomes "default"
   std::string_view key;
@@ -53,9 +48,10 @@ struct ObjectView {
   std::uint64_t checksum = 0;
   int layout_version = 4;
   bool legacy_entry = false;
-  // Decoder scratch: client id strings already seen to parse as UUIDs (bounded; writers repeat
-  // a few client ids across millions of objects, so this skips most UUID parses).
-  std::unordered_set<std::string, StringViewHash, std::equal_to<>> valid_client_ids;
+  // Decoder scratch: recently seen client ids that parse as UUIDs, and recently seen MEMORY
+  // segment ids with their UUIDs (writers repeat a few of each across millions of objects).
+  util::RecentStrings<bool> valid_client_ids;
+  util::RecentStrings<util::Uuid> segment_uuids;
 };
 
 // An owning copy (for dump, diff and tests).

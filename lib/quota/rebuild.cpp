@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "format/policy_yaml.hpp"
+#include "source/policy_etcd.hpp"
 
 namespace moonquota::quota {
 
@@ -26,19 +27,59 @@ std::string capacity_mode_name(CapacityMode mode) {
   return "?";
 }
 
-util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
-  RebuildResult result;
-  result.selection = request.selection;
-  result.restore_time_ms = request.restore.restore_time_ms;
-  result.fixed_master = request.restore.fixed_master;
-  result.capacity = request.capacity;
-  std::map<std::string, std::uint64_t> policy;
+namespace {
+
+util::Status load_policy(const RebuildRequest& request, RebuildResult& result,
+                         std::map<std::string, std::uint64_t>& policy) {
   if (request.policy_file) {
     auto loaded = format::load_policy_file(*request.policy_file);
     if (!loaded.ok()) return loaded.status();
     policy = loaded->quotas;
     result.policy_source = *request.policy_file;
     result.policy_warnings = loaded->warnings;
+  } else if (request.policy_etcd) {
+    auto text = source::read_policy_etcd(*request.policy_etcd, request.selection.cluster_id);
+    if (!text.ok()) return text.status();
+    result.policy_source = "etcd " + *request.policy_etcd + " " + text->key;
+    if (!text->yaml) {
+      result.policy_warnings.push_back("key " + text->key + " is missing: an empty policy (every tenant is an orphan)");
+      return {};
+    }
+    auto parsed = format::parse_policy_yaml(*text->yaml, "etcd key " + text->key);
+    if (!parsed.ok()) return parsed.status();
+    policy = parsed->quotas;
+    result.policy_warnings = parsed->warnings;
+  }
+  return {};
+}
+
+}  // namespace
+
+util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
+  RebuildResult result;
+  result.path = request.path;
+  result.selection = request.selection;
+  result.restore_time_ms = request.restore.restore_time_ms;
+  result.fixed_master = request.restore.fixed_master;
+  result.capacity = request.capacity;
+  std::map<std::string, std::uint64_t> policy;
+  MQ_RETURN_IF_ERROR(load_policy(request, result, policy));
+  if (request.path == MasterPath::promote) {
+    if (!request.oplog.given()) return util::Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+    auto promoted = restore::promote_standby(request.selection, request.oplog, request.restore, request.replay);
+    if (!promoted.ok()) return promoted.status();
+    result.promote = std::move(promoted).value();
+    const auto& validation = result.promote->validation;
+    std::uint64_t capacity = 0;
+    if (request.capacity.mode == CapacityMode::automatic) capacity = validation.registry_memory_capacity_bytes;
+    if (request.capacity.mode == CapacityMode::fixed_bytes) capacity = request.capacity.bytes;
+    auto table = build_account_table(validation.tenants, policy, capacity);
+    if (!table.ok()) {
+      return util::Status(table.status().code(), table.status().message() +
+                                                     " (the promotion's RebuildTenantQuotaUsageFromMetadata throws)");
+    }
+    result.table = std::move(table).value();
+    return result;
   }
   auto outcome = restore::restore_master(request.selection, request.restore);
   if (!outcome.ok()) return outcome.status();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "restore/promote_path.hpp"
 #include "restore/restore_path.hpp"
 #include "util/status.hpp"
 
@@ -24,11 +25,17 @@ struct CapacitySpec {
 [[nodiscard]] util::Result<CapacitySpec> parse_capacity(const std::string& text);
 [[nodiscard]] std::string capacity_mode_name(CapacityMode mode);
 
+enum class MasterPath { restore, promote };
+
 struct RebuildRequest {
   restore::StoreSelection selection;
   restore::RestoreOptions restore;
   std::optional<std::string> policy_file;  // none: empty policy, every tenant with objects is an orphan
+  std::optional<std::string> policy_etcd;  // --policy-etcd HOST:PORT (a missing key: empty policy)
   CapacitySpec capacity;
+  MasterPath path = MasterPath::restore;   // promote needs an OpLog
+  restore::OpLogSelection oplog;           // --oplog-etcd / --oplog-file
+  restore::ReplayOptions replay;           // --until-seq
 };
 
 struct RebuildResult {
@@ -40,11 +47,18 @@ struct RebuildResult {
   CapacitySpec capacity;
   std::string policy_source;  // "" when no policy was given
   std::vector<std::string> policy_warnings;
-  [[nodiscard]] bool starts_empty() const { return !outcome.state.has_value(); }
+  MasterPath path = MasterPath::restore;
+  std::optional<restore::PromoteOutcome> promote;  // path promote only
+  [[nodiscard]] bool starts_empty() const {
+    return promote ? promote->starts_empty() : !outcome.state.has_value();
+  }
 };
 
+// Path promote: standby bootstrap + OpLog replay + promotion validation (restore/promote_path.hpp);
+// a failed validation is a result (starts_empty), a fatal OpLog reader rule is corruption.
 // Errors: refused (policy the master would not load, a tenant above 2^63-1), not_found / io_error
-// (no store, unreadable), invalid_argument (a bad selection).
+// (no store, unreadable), invalid_argument (a bad selection), corruption (OpLog), unavailable
+// (etcd or Redis).
 [[nodiscard]] util::Result<RebuildResult> run_rebuild(const RebuildRequest& request);
 
 }  // namespace moonquota::quota

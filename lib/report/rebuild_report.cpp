@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "report/promote_report.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {
@@ -30,6 +31,14 @@ ordered_json source_json(const quota::RebuildResult& r) {
   }
   source["oplog_applied_seq"] = 0;
   source["path"] = "restore";
+  if (r.promote) {
+    const auto& b = r.promote->bootstrap;
+    source["snapshot_id"] = b.loaded && b.snapshot_id ? ordered_json(*b.snapshot_id) : ordered_json(nullptr);
+    source["last_included_seq"] = b.last_included_seq;
+    source["oplog_applied_seq"] = r.promote->replay.applied_seq;
+    source["path"] = "promote";
+    source["oplog"] = r.promote->replay.origin;
+  }
   if (!sel.snapshot_dir.empty()) source["snapshot_dir"] = sel.snapshot_dir;
   if (r.outcome.state && r.outcome.state->descriptor) {
     source["created_at_ms"] = r.outcome.state->descriptor->created_at_ms;
@@ -51,6 +60,10 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                  {"objects", r.table.total_objects},
                  {"charged_bytes", r.table.total_charged_bytes}};
   restore::DropCounts dropped = r.outcome.state ? r.outcome.state->dropped : restore::DropCounts{};
+  if (r.promote) {
+    const auto& d = r.promote->bootstrap.dropped;
+    dropped = {d.non_complete, d.lease_expired, d.invalid_memory};
+  }
   j["dropped"] = {{"non_complete", dropped.non_complete},
                   {"lease_expired", dropped.lease_expired},
                   {"undecodable", dropped.undecodable}};
@@ -73,11 +86,20 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   }
   j["tenants"] = std::move(tenants);
   j["master_starts_empty"] = r.starts_empty();
-  if (r.starts_empty()) j["empty_reason"] = r.outcome.empty_reason;
+  if (r.starts_empty()) {
+    j["empty_reason"] = r.promote ? "promotion restore validation fails: " + r.promote->validation.failure
+                                  : r.outcome.empty_reason;
+  }
   ordered_json candidates = ordered_json::array();
   for (const auto& a : r.outcome.attempts) {
     ordered_json c = {{"snapshot_id", a.snapshot_id}, {"restored", a.restored}};
     if (!a.restored) c["reason"] = a.reason;
+    candidates.push_back(std::move(c));
+  }
+  if (r.promote && r.promote->bootstrap.snapshot_id) {
+    const auto& b = r.promote->bootstrap;
+    ordered_json c = {{"snapshot_id", *b.snapshot_id}, {"restored", b.loaded}};
+    if (!b.loaded) c["reason"] = b.failure;
     candidates.push_back(std::move(c));
   }
   j["candidates"] = std::move(candidates);
@@ -86,6 +108,13 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                  {"warnings", r.policy_warnings}};
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
+  if (r.promote) {
+    const auto& p = *r.promote;
+    all.insert(all.end(), p.catalog_findings.begin(), p.catalog_findings.end());
+    all.insert(all.end(), p.bootstrap.findings.begin(), p.bootstrap.findings.end());
+    all.insert(all.end(), p.replay.findings.begin(), p.replay.findings.end());
+    j["promotion"] = promotion_json(r);
+  }
   j["findings"] = {{"errors", count_findings(all, model::Severity::error)},
                    {"warnings", count_findings(all, model::Severity::warning)},
                    {"info", count_findings(all, model::Severity::info)}};
@@ -105,7 +134,9 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   for (const auto& a : r.outcome.attempts) {
     if (!a.restored) out << "rejected:  " << a.snapshot_id << ": " << a.reason << "\n";
   }
-  if (r.outcome.state) {
+  if (r.promote) {
+    render_promotion_header(r, out);
+  } else if (r.outcome.state) {
     const auto& s = *r.outcome.state;
     out << "snapshot:  " << s.snapshot_id;
     if (s.descriptor) out << " (created_at_ms " << s.descriptor->created_at_ms << ", last_included_seq "
@@ -115,10 +146,23 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
         << "): every charge is 0 and no segment is mounted\n";
   }
-  out << "path:      restore (master snapshot restore, "
-      << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
-      << r.restore_time_ms << " ms\n";
+  if (!r.promote) {
+    out << "path:      restore (master snapshot restore, "
+        << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
+        << r.restore_time_ms << " ms\n";
+  }
   out << "capacity:  " << r.table.capacity_bytes << " bytes (" << quota::capacity_mode_name(r.capacity.mode) << ")\n";
+  if (r.promote && r.capacity.mode == quota::CapacityMode::failover) {
+    const auto over = over_quota_tenants(r);
+    out << "failover:  right after promotion no segment is mounted (capacity 0): "
+        << (over.empty() ? std::string("no tenant") : std::to_string(over.size()) + " tenants")
+        << " read over_quota until clients re-mount";
+    for (std::size_t i = 0; i < over.size() && i < 20; ++i) out << (i == 0 ? ": " : ", ") << util::printable(over[i]);
+    out << "\n";
+  }
+  if (r.promote) {
+    for (const auto& w : r.policy_warnings) out << "policy:    warning: " << w << "\n";
+  }
   out << "policy:    " << (r.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.policy_source)
       << "\n\n";
 
@@ -157,6 +201,10 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   }
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
+  if (r.promote) {
+    all.insert(all.end(), r.promote->bootstrap.findings.begin(), r.promote->bootstrap.findings.end());
+    all.insert(all.end(), r.promote->replay.findings.begin(), r.promote->replay.findings.end());
+  }
   std::size_t shown = 0;
   for (const auto& f : all) {
     if (f.severity == model::Severity::info) continue;

@@ -13,6 +13,7 @@
 #include "util/checked_math.hpp"
 #include "util/file_reader.hpp"
 #include "util/zstd_codec.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::restore {
 
@@ -73,18 +74,21 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   auto descriptor = source::read_descriptor(dir);
   if (descriptor.ok()) state.descriptor = *descriptor;
 
-  // segments
-  auto segments_zst = read_payload(dir, "segments", options.max_payload_bytes);
-  if (!segments_zst.ok()) return segments_zst.status();
+  // segments: streamed from the file (the compressed bytes are never held whole)
   util::ByteBuffer raw;
-  MQ_RETURN_IF_ERROR(decompress_payload(*segments_zst, "segments", options.max_payload_bytes, raw));
+  if (Status s = util::zstd_decompress_file((fs::path(dir) / "segments").string(), options.max_payload_bytes, raw);
+      !s.ok()) {
+    return Status(s.code() == util::StatusCode::corruption || s.code() == util::StatusCode::limit_exceeded
+                      ? s.code()
+                      : util::StatusCode::corruption,
+                  "segments: " + s.message());
+  }
   format::SegmentsDecodeOptions seg_options;
   auto segments = format::decode_segments(raw.view(), seg_options, state.findings);
   if (!segments.ok()) return segments.status().with_context("segments");
   format::SegmentTable table = build_segment_table(*segments, state);
   // Release the segments bytes before the metadata scan: peak memory is the larger phase, not the sum.
   raw = util::ByteBuffer();
-  std::string().swap(*segments_zst);
 
   // metadata, shard by shard on worker threads
   const unsigned threads = options.threads == 0 ? 1 : options.threads;

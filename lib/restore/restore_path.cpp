@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "source/embedded_catalog.hpp"
+#include "source/redis_catalog.hpp"
 #include "source/snapshot_id.hpp"
 
 namespace moonquota::restore {
@@ -52,7 +53,9 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {id}, options, outcome));
     return outcome;
   }
-  auto listing = source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  auto listing = selection.catalog == "redis"
+                     ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
+                     : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   outcome.catalog_root = listing->root;
   outcome.catalog_findings = listing->findings;
@@ -60,6 +63,12 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     outcome.catalog_findings.push_back({model::Severity::warning, listing->root + "latest.txt",
                                         "GetLatest failed (" + listing->latest_error +
                                             "): the master falls back to the listing"});
+  }
+  if (selection.catalog == "redis") {
+    std::error_code ec;
+    if (!fs::is_directory(listing->root, ec)) {
+      return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
+    }
   }
   std::vector<std::string> candidates;
   if (selection.snapshot == "latest") {

@@ -15,6 +15,8 @@ struct StoreSelection {
   std::string cluster_id = "mooncake_cluster";
   std::string snapshot = "latest";          // --snapshot: "latest" or one id
   std::string snapshot_dir;                 // --snapshot-dir (instead of a store)
+  std::string catalog = "embedded";         // --catalog embedded | redis
+  std::string redis;                        // --redis HOST:PORT (catalog redis)
 };
 
 // Errors: only when nothing can be read at all (no store root, unreadable directory): NotFound

@@ -1,0 +1,67 @@
+// ApplyOpLogEntry (oplog-format.md §13.2), exactly:
+//   key > 4096 bytes or payload > 10 MiB        -> false
+//   seq <  expected                             -> true, nothing changes (already applied)
+//   seq >  expected                             -> false (a gap)
+//   PUT_END, empty payload                      -> store the empty record (placeholder)
+//   PUT_END, payload decodes                    -> replace the record verbatim (statuses kept)
+//   PUT_END, payload undecodable                -> store the empty record, reported
+//   PUT_REVOKE, REMOVE                          -> erase (a missing key is fine)
+//   SEGMENT_MOUNT / SEGMENT_UPDATE              -> registry[payload endpoint] = payload; undecodable: no-op
+//   SEGMENT_UNMOUNT                             -> erase registry[payload endpoint]; undecodable: no-op
+//   LEASE_RENEW, anything else                  -> false without advancing
+// On success expected = seq + 1. The applier never prints; what it noticed is counted and kept
+// as bounded findings.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "format/oplog_batch.hpp"
+#include "model/finding.hpp"
+#include "restore/standby_store.hpp"
+
+namespace moonquota::restore {
+
+struct ApplyCounters {
+  std::array<std::uint64_t, 8> applied_by_op{};   // index = op type (1-7)
+  std::uint64_t skipped_already_applied = 0;
+  std::uint64_t empty_placeholders = 0;           // PUT_END with an empty payload
+  std::uint64_t undecodable_placeholders = 0;     // PUT_END whose payload failed to decode
+  std::uint64_t segment_noops = 0;                // segment ops whose payload failed to decode
+  std::uint64_t compact_payloads = 0;
+  std::uint64_t literal_payloads = 0;
+  std::uint64_t payloads_with_trailing_bytes = 0;
+};
+
+enum class ApplyOutcome { applied, skipped, refused };
+
+class OpLogApplier {
+ public:
+  // `last_included_seq`: the snapshot baseline (Recover(n) -> expected = n + 1).
+  OpLogApplier(StandbyStore& store, std::uint64_t last_included_seq)
+      : m_store(store), m_expected(last_included_seq + 1) {}
+
+  // `refusal` receives why the applier returned false.
+  [[nodiscard]] ApplyOutcome apply(const format::OpLogEntry& entry, std::string& refusal);
+
+  [[nodiscard]] std::uint64_t expected() const { return m_expected; }
+  [[nodiscard]] const ApplyCounters& counters() const { return m_counters; }
+  [[nodiscard]] model::Findings& findings() { return m_findings; }
+
+ private:
+  void note(model::Severity severity, const format::OpLogEntry& entry, std::string message);
+  void apply_put_end(const format::OpLogEntry& entry);
+  void apply_segment(const format::OpLogEntry& entry);
+
+  StandbyStore& m_store;
+  std::uint64_t m_expected;
+  ApplyCounters m_counters;
+  model::Findings m_findings;
+  std::uint64_t m_dropped_findings = 0;
+};
+
+// The standby form of a decoded PUT_END payload (absent compatible fields take their defaults).
+[[nodiscard]] StandbyObject standby_object_from(format::MetadataPayload payload);
+
+}  // namespace moonquota::restore

@@ -1,0 +1,66 @@
+#include "restore/promote_path.hpp"
+
+#include <filesystem>
+
+#include "source/embedded_catalog.hpp"
+#include "source/redis_catalog.hpp"
+
+namespace moonquota::restore {
+
+namespace fs = std::filesystem;
+
+util::Result<source::OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
+  if (!oplog.file.empty()) return source::read_oplog_export_file(oplog.file, cluster_id);
+  return source::read_oplog_etcd(oplog.etcd, cluster_id);
+}
+
+namespace {
+
+// GetLatest only: the standby never falls back to an older snapshot.
+util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& options, StandbyStore& store,
+                       PromoteOutcome& out) {
+  if (!selection.snapshot_dir.empty()) {
+    fs::path dir = fs::path(selection.snapshot_dir).lexically_normal();
+    if (dir.filename().empty()) dir = dir.parent_path();
+    out.bootstrap = load_standby_snapshot(dir.string(), dir.filename().string(), options, store);
+    out.bootstrap.catalog_root = dir.parent_path().string() + "/";
+    return {};
+  }
+  if (selection.store_dir.empty()) {
+    out.no_snapshot_source = true;
+    return {};
+  }
+  util::Result<source::CatalogListing> listing =
+      selection.catalog == "redis" ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
+                                   : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  if (!listing.ok()) return listing.status();
+  out.catalog_findings = listing->findings;
+  if (!listing->latest_error.empty()) {
+    out.bootstrap.catalog_root = listing->root;
+    out.bootstrap.failure = "GetLatest failed: " + listing->latest_error;
+    return {};
+  }
+  if (!listing->latest) {
+    out.bootstrap.catalog_root = listing->root;
+    return {};  // no snapshot: not a failure, replay from sequence 1
+  }
+  out.bootstrap = load_standby_snapshot(listing->root + *listing->latest, *listing->latest, options, store);
+  out.bootstrap.catalog_root = listing->root;
+  return {};
+}
+
+}  // namespace
+
+util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const OpLogSelection& oplog,
+                                             const RestoreOptions& options, const ReplayOptions& replay_options) {
+  PromoteOutcome out;
+  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, read_oplog(oplog, selection.cluster_id));
+  StandbyStore store;
+  MQ_RETURN_IF_ERROR(bootstrap(selection, options, store, out));
+  MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq, replay_options));
+  for (auto& f : keys.findings) out.replay.findings.push_back(std::move(f));
+  out.validation = validate_promotion(store);
+  return out;
+}
+
+}  // namespace moonquota::restore

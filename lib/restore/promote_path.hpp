@@ -1,0 +1,42 @@
+// The promotion path (path B, quota-semantics.md §4.2, oplog-format.md §15-§16): the standby
+// bootstraps from the catalog's latest snapshot (standby rules, no fallback; on failure it starts
+// empty and replays from sequence 1), replays the OpLog tail, and the promoted master validates
+// the exported state; a validation failure means EMPTY metadata.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "restore/oplog_replay.hpp"
+#include "restore/promotion_validation.hpp"
+#include "restore/restore_path.hpp"
+#include "restore/standby_loader.hpp"
+
+namespace moonquota::restore {
+
+struct OpLogSelection {
+  std::string etcd;   // --oplog-etcd HOST:PORT
+  std::string file;   // --oplog-file FILE
+  [[nodiscard]] bool given() const { return !etcd.empty() || !file.empty(); }
+};
+
+struct PromoteOutcome {
+  StandbyBootstrap bootstrap;
+  ReplayResult replay;
+  PromotionValidation validation;
+  bool no_snapshot_source = false;  // neither --store nor --snapshot-dir: replay from sequence 1
+  model::Findings catalog_findings;
+  // The master serves empty metadata: validation failed.
+  [[nodiscard]] bool starts_empty() const { return !validation.ok; }
+};
+
+// Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
+// be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const OpLogSelection& oplog,
+                                                           const RestoreOptions& options,
+                                                           const ReplayOptions& replay_options);
+
+// Reads the OpLog key set from the selected source.
+[[nodiscard]] util::Result<source::OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id);
+
+}  // namespace moonquota::restore

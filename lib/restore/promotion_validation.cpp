@@ -1,0 +1,225 @@
+#include "restore/promotion_validation.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "model/tenant_id.hpp"
+#include "util/checked_math.hpp"
+
+namespace moonquota::restore {
+
+namespace {
+
+constexpr std::int32_t k_complete = 3;
+constexpr std::int32_t k_removed = 4;
+constexpr std::int32_t k_failed = 5;
+
+const char* status_name(std::int32_t s) {
+  switch (s) {
+    case 0: return "UNDEFINED";
+    case 1: return "INITIALIZED";
+    case 2: return "PROCESSING";
+    case 3: return "COMPLETE";
+    case 4: return "REMOVED";
+    case 5: return "FAILED";
+    default: return "UNKNOWN";
+  }
+}
+
+struct Range {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;  // exclusive
+  std::string owner;
+};
+
+struct SegmentUse {
+  const StandbySegment* segment = nullptr;
+  util::u128 used = 0;
+  std::vector<Range> ranges;
+};
+
+std::string printable_key(std::string_view tenant, std::string_view key) {
+  std::string out = std::string(tenant) + "/";
+  for (char c : key) out += c == '\0' ? std::string("\\0") : std::string(1, c);
+  return out;
+}
+
+class Validator {
+ public:
+  explicit Validator(const StandbyStore& store) : m_store(store) {}
+
+  PromotionValidation run() {
+    if (!check_segments()) return fail();
+    std::vector<const std::pair<const std::string, StandbyObject>*> sorted;
+    sorted.reserve(m_store.objects().size());
+    for (const auto& entry : m_store.objects()) sorted.push_back(&entry);
+    std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
+    std::unordered_set<std::string> seen;
+    seen.reserve(sorted.size());
+    for (const auto* entry : sorted) {
+      auto [raw_tenant, raw_key] = StandbyStore::split_key(entry->first);
+      std::string tenant = model::normalize_tenant_id(raw_tenant);
+      std::string_view key = raw_key;
+      if (const auto nul = key.find('\0'); nul != std::string_view::npos) {
+        const std::string prefix = model::normalize_tenant_id(key.substr(0, nul));
+        if (tenant == model::k_default_tenant && prefix != model::k_default_tenant) tenant = prefix;
+        key = key.substr(nul + 1);
+        ++m_result.legacy_scoped_keys;
+      }
+      const std::string where = printable_key(raw_tenant, raw_key);
+      if (!model::is_valid_tenant_id(tenant)) return fail("INVALID_PARAMS: object " + where + " resolves to an invalid tenant");
+      if (!seen.insert(StandbyStore::object_key(tenant, key)).second) {
+        return fail("OBJECT_ALREADY_EXISTS: object " + where + " resolves to (" + tenant + ", " + std::string(key) +
+                    "), which another object already claims");
+      }
+      if (!check_object(entry->second, where)) return fail();
+      tally(tenant, entry->second);
+    }
+    return std::move(m_result);
+  }
+
+ private:
+  PromotionValidation fail(std::string message = {}) {
+    PromotionValidation failed;
+    failed.ok = false;
+    failed.failure = message.empty() ? m_error : std::move(message);
+    failed.registry_segments = m_result.registry_segments;
+    failed.registry_memory_segments = m_result.registry_memory_segments;
+    failed.registry_memory_capacity_bytes = m_result.registry_memory_capacity_bytes;
+    return failed;
+  }
+
+  bool check_segments() {
+    std::unordered_map<std::string, const StandbySegment*> aliases;
+    for (const auto& [endpoint, seg] : m_store.registry()) {
+      ++m_result.registry_segments;
+      if (!seg.is_memory_segment) continue;
+      ++m_result.registry_memory_segments;
+      m_result.registry_memory_capacity_bytes = util::saturating_add(m_result.registry_memory_capacity_bytes, seg.capacity);
+      if (seg.segment_name.empty() || seg.transport_endpoint.empty() || seg.capacity == 0) {
+        m_error = "INVALID_PARAMS: memory segment '" + seg.segment_name + "' at '" + endpoint +
+                  "' needs a non-empty name, a non-empty endpoint and a capacity > 0";
+        return false;
+      }
+      for (const std::string* alias : {&seg.segment_name, &seg.transport_endpoint}) {
+        auto [it, inserted] = aliases.emplace(*alias, &seg);
+        if (!inserted && it->second != &seg) {
+          m_error = "INVALID_PARAMS: segment alias '" + *alias + "' is claimed by two memory segments";
+          return false;
+        }
+      }
+      m_uses[seg.transport_endpoint].segment = &seg;
+    }
+    for (const auto& [endpoint, use] : m_uses) {
+      m_by_alias.emplace(use.segment->transport_endpoint, endpoint);
+      m_by_alias.emplace(use.segment->segment_name, endpoint);
+    }
+    return true;
+  }
+
+  bool check_memory(const format::PayloadReplica& r, const StandbyObject& o, const std::string& where) {
+    auto alias = m_by_alias.find(r.transport_endpoint);
+    if (alias == m_by_alias.end()) {
+      m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": MEMORY endpoint '" +
+                r.transport_endpoint + "' is not a registry memory segment";
+      return false;
+    }
+    if (r.buffer_size != o.size || r.buffer_size == 0) {
+      m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": MEMORY size_ " +
+                std::to_string(r.buffer_size) + " differs from the object size " + std::to_string(o.size) + " or is 0";
+      return false;
+    }
+    if (r.buffer_address > UINT64_MAX - r.buffer_size) {
+      m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": address range overflows";
+      return false;
+    }
+    if (r.status == k_removed || r.status == k_failed) return true;
+    SegmentUse& use = m_uses[alias->second];
+    use.used += r.buffer_size;
+    if (use.used > use.segment->capacity) {
+      m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": memory segment '" +
+                use.segment->segment_name + "' would hold more than its capacity " + std::to_string(use.segment->capacity);
+      return false;
+    }
+    use.ranges.push_back({r.buffer_address, r.buffer_address + r.buffer_size, where});
+    return true;
+  }
+
+  bool check_object(const StandbyObject& o, const std::string& where) {
+    for (const auto& r : o.replicas) {
+      switch (r.variant) {
+        case format::payload_variant::memory:
+          if (!check_memory(r, o, where)) return false;
+          break;
+        case format::payload_variant::nof:
+          if (r.buffer_size != o.size || r.buffer_size == 0) {
+            m_error = "INVALID_PARAMS: " + where + ": NoF size_ differs from the object size or is 0";
+            return false;
+          }
+          break;
+        case format::payload_variant::disk:
+        case format::payload_variant::local_disk:
+          if (r.object_size != o.size) {
+            m_error = "INVALID_PARAMS: " + where + ": " + format::payload_variant::name(r.variant) + " object_size " +
+                      std::to_string(r.object_size) + " differs from the object size " + std::to_string(o.size);
+            return false;
+          }
+          break;
+        default:
+          m_error = "INVALID_PARAMS: " + where + ": DFS replica (invalid on this path)";
+          return false;
+      }
+    }
+    return true;
+  }
+
+  void tally(const std::string& tenant, const StandbyObject& o) {
+    TenantTally& t = m_result.tenants[tenant];
+    ++t.objects;
+    ++m_result.objects;
+    if (o.placeholder) ++m_result.placeholders;
+    std::uint64_t complete_memory = 0;
+    std::unordered_set<std::string> kinds;
+    for (const auto& r : o.replicas) {
+      if (r.variant == format::payload_variant::memory && r.status == k_complete) ++complete_memory;
+      if (r.status != k_complete) kinds.insert(std::string(format::payload_variant::name(r.variant)) + " " + status_name(r.status));
+    }
+    for (const auto& k : kinds) ++m_result.non_complete[k];
+    t.charged_bytes += static_cast<util::u128>(o.size) * complete_memory;
+  }
+
+  bool overlaps() {
+    for (auto& [endpoint, use] : m_uses) {
+      std::sort(use.ranges.begin(), use.ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+      for (std::size_t i = 1; i < use.ranges.size(); ++i) {
+        if (use.ranges[i].begin < use.ranges[i - 1].end) {
+          m_error = "INVALID_PARAMS: memory ranges of " + use.ranges[i - 1].owner + " and " + use.ranges[i].owner +
+                    " overlap in segment '" + use.segment->segment_name + "'";
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ public:
+  PromotionValidation finish() {
+    PromotionValidation r = run();
+    if (r.ok && overlaps()) return fail();
+    return r;
+  }
+
+ private:
+  const StandbyStore& m_store;
+  PromotionValidation m_result;
+  std::string m_error;
+  std::map<std::string, SegmentUse> m_uses;                  // by endpoint
+  std::unordered_map<std::string, std::string> m_by_alias;   // name or endpoint -> endpoint
+};
+
+}  // namespace
+
+PromotionValidation validate_promotion(const StandbyStore& store) { return Validator(store).finish(); }
+
+}  // namespace moonquota::restore

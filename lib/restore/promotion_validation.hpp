@@ -1,0 +1,41 @@
+// RestoreFromStandbySnapshot's validation (oplog-format.md §16), run on the replayed state before
+// anything is inserted; the first violation aborts the whole restore and the promoted master
+// serves EMPTY metadata (every charge 0).
+//   tenant = TenantId(entry tenant) ("" -> default); if that is "default" and the key holds a NUL
+//   with a non-default prefix, the prefix is the tenant; with a NUL the user key is the part after
+//   the first NUL; the tenant must be valid; duplicate (tenant, key) pairs are an error.
+//   memory registry segments: non-empty name and endpoint, capacity > 0, no name/endpoint alias
+//   claimed by two segments.
+//   MEMORY replica: endpoint resolves to a memory segment (by endpoint or name); size_ == size != 0;
+//   address + size_ does not overflow; unless REMOVED/FAILED: counts against the segment's capacity
+//   and may not overlap another counted range of that segment.
+//   NoF: size_ == size != 0.  DISK / LOCAL_DISK: object_size == size.  DFS: invalid.
+// On success the per-tenant usage is rebuilt (charge = size x COMPLETE MEMORY replicas).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "restore/restored_state.hpp"
+#include "restore/standby_store.hpp"
+
+namespace moonquota::restore {
+
+struct PromotionValidation {
+  bool ok = true;
+  std::string failure;                          // the first violation, with its error code
+  std::map<std::string, TenantTally> tenants;   // empty when !ok
+  std::uint64_t objects = 0;                    // objects the promoted master holds
+  std::uint64_t placeholders = 0;               // zero-size placeholder objects among them
+  std::uint64_t registry_segments = 0;
+  std::uint64_t registry_memory_segments = 0;
+  std::uint64_t registry_memory_capacity_bytes = 0;  // saturating: --capacity auto on this path
+  // Objects holding non-COMPLETE replicas, by "<REPLICA KIND> <STATUS>" (oplog-format.md §14).
+  std::map<std::string, std::uint64_t> non_complete;
+  std::uint64_t legacy_scoped_keys = 0;         // keys resolved through the NUL-scoped form
+};
+
+[[nodiscard]] PromotionValidation validate_promotion(const StandbyStore& store);
+
+}  // namespace moonquota::restore

@@ -1,0 +1,206 @@
+#include "restore/standby_loader.hpp"
+
+#include <filesystem>
+#include <mutex>
+#include <unordered_map>
+
+#include "format/manifest.hpp"
+#include "format/metadata_file.hpp"
+#include "format/segments_decoder.hpp"
+#include "format/shard_decoder.hpp"
+#include "source/embedded_catalog.hpp"
+#include "util/byte_buffer.hpp"
+#include "util/file_reader.hpp"
+#include "util/zstd_codec.hpp"
+
+namespace moonquota::restore {
+
+namespace fs = std::filesystem;
+using util::Status;
+
+namespace {
+
+struct SegmentEndpoints {
+  std::unordered_map<std::string, std::string> by_id_text;  // "ms" key / id text -> te_endpoint
+};
+
+// A decoder skip the standby turns into a silent drop rather than a load failure.
+bool is_invalid_memory_skip(const std::string& reason) {
+  return reason.find("MEMORY replica on segment") != std::string::npos ||
+         reason.find("MEMORY replica segment id") != std::string::npos;
+}
+
+format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const SegmentEndpoints& endpoints) {
+  format::PayloadReplica r;
+  r.id = v.id;
+  r.status = v.status;
+  switch (v.type) {
+    case model::replica_type::memory: {
+      r.variant = format::payload_variant::memory;
+      r.buffer_size = v.mem_size;
+      r.buffer_address = v.mem_address;
+      r.protocol = "tcp";
+      auto it = endpoints.by_id_text.find(std::string(v.segment_id));
+      if (it != endpoints.by_id_text.end()) r.transport_endpoint = it->second;
+      break;
+    }
+    case model::replica_type::disk:
+      r.variant = format::payload_variant::disk;
+      r.file_path = v.file_path;
+      r.object_size = v.object_size;
+      break;
+    case model::replica_type::local_disk: {
+      r.variant = format::payload_variant::local_disk;
+      if (auto uuid = util::parse_uuid_lenient(v.client_id)) {
+        r.client_first = uuid->first;
+        r.client_second = uuid->second;
+      }
+      r.object_size = v.object_size;
+      r.transport_endpoint = v.transport_endpoint;
+      break;
+    }
+    default:
+      r.variant = format::payload_variant::dfs;
+      r.file_path = v.file_path;
+      r.object_size = v.object_size;
+      r.dfs_offset = v.dfs_offset;
+      r.dfs_aligned_size = v.dfs_aligned_size;
+      r.dfs_shard_idx = v.dfs_shard_idx;
+      break;
+  }
+  return r;
+}
+
+// Collects one shard's entries into the store under the standby rules.
+class StandbyShardVisitor : public format::ShardVisitor {
+ public:
+  StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints,
+                      std::uint64_t now_ms, StandbyBootstrap& out)
+      : m_store(store), m_mutex(mutex), m_endpoints(endpoints), m_now_ms(now_ms), m_out(out) {}
+
+  void on_entry(const format::ShardEntry& entry) override {
+    const auto& obj = *entry.object;
+    const auto& result = *entry.result;
+    std::lock_guard lock(m_mutex);
+    if (!m_error.empty()) return;
+    if (result.outcome == format::DecodeOutcome::skipped) {
+      if (is_invalid_memory_skip(result.reason)) {
+        ++m_out.dropped.invalid_memory;
+        return;
+      }
+      m_error = "shard " + std::to_string(entry.shard_index) + " entry " + std::to_string(entry.entry_index) +
+                ": " + result.reason + " (the master would skip this object; the standby fails the load)";
+      return;
+    }
+    if (obj.size == 0) {
+      ++m_out.dropped.size_zero;
+      return;
+    }
+    if (obj.lease_timeout_ms <= m_now_ms) {
+      ++m_out.dropped.lease_expired;
+      return;
+    }
+    for (const auto& r : obj.replicas) {
+      if (r.status != model::replica_status::complete) {
+        ++m_out.dropped.non_complete;
+        return;
+      }
+    }
+    StandbyObject o;
+    if (auto uuid = util::parse_uuid_lenient(obj.client_id)) {
+      o.client_first = uuid->first;
+      o.client_second = uuid->second;
+    }
+    o.size = obj.size;
+    o.group_id = obj.group_id;
+    o.data_type = obj.data_type;
+    o.hard_pinned = obj.hard_pinned;
+    o.replicas.reserve(obj.replicas.size());
+    for (const auto& r : obj.replicas) o.replicas.push_back(to_payload_replica(r, m_endpoints));
+    if (!m_store.insert_new(obj.tenant_id, obj.key, std::move(o))) {
+      m_error = "duplicate object (tenant '" + std::string(obj.tenant_id) + "', key '" + std::string(obj.key) +
+                "') in shard " + std::to_string(entry.shard_index) + ": a hard error when inserted into the standby store";
+      return;
+    }
+    ++m_out.objects_loaded;
+  }
+
+  [[nodiscard]] const std::string& error() const { return m_error; }
+
+ private:
+  StandbyStore& m_store;
+  std::mutex& m_mutex;
+  const SegmentEndpoints& m_endpoints;
+  std::uint64_t m_now_ms;
+  StandbyBootstrap& m_out;
+  std::string m_error;
+};
+
+Status load(const std::string& dir, const std::string& id, const RestoreOptions& options, StandbyStore& store,
+            StandbyBootstrap& out) {
+  MQ_ASSIGN_OR_RETURN(std::string manifest, util::read_small_file((fs::path(dir) / "manifest.txt").string(), 1 << 20));
+  auto manifest_check = format::check_manifest(manifest, format::ManifestRule::standby, id);
+  if (!manifest_check.ok()) return manifest_check.status().with_context("manifest.txt");
+  auto descriptor = source::read_descriptor(dir);
+  if (!descriptor.ok()) return descriptor.status().with_context("descriptor.txt");
+
+  MQ_ASSIGN_OR_RETURN(std::string segments_zst,
+                      util::read_small_file((fs::path(dir) / "segments").string(), options.max_payload_bytes));
+  util::ByteBuffer raw;
+  MQ_RETURN_IF_ERROR(util::zstd_decompress(segments_zst, options.max_payload_bytes, raw));
+  auto segments = format::decode_segments(raw.view(), {}, out.findings);
+  if (!segments.ok()) return segments.status().with_context("segments");
+  format::SegmentTable table;
+  SegmentEndpoints endpoints;
+  for (const auto& seg : segments->mounted) {
+    if (auto uuid = util::parse_uuid_lenient(seg.map_key)) {
+      table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
+      endpoints.by_id_text.emplace(seg.map_key, seg.te_endpoint);
+      endpoints.by_id_text.emplace(uuid->to_string(), seg.te_endpoint);
+    }
+    store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
+  }
+
+  const unsigned threads = options.threads == 0 ? 1 : options.threads;
+  std::mutex mutex;
+  std::vector<format::ObjectView> views(threads);
+  std::vector<model::Findings> worker_findings(threads);
+  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, out);
+  format::ShardHandler handler = [&](unsigned worker, std::uint32_t shard, std::uint64_t,
+                                     std::string_view bytes) -> Status {
+    MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, table, views[worker], visitor, worker_findings[worker]));
+    std::lock_guard lock(mutex);
+    if (!visitor.error().empty()) return Status::corruption(visitor.error());
+    return {};
+  };
+  format::MetadataScanOptions scan;
+  scan.threads = threads;
+  scan.max_shard_bytes = options.max_payload_bytes;
+  scan.max_value_bytes = options.max_payload_bytes;
+  auto info = format::scan_metadata_file((fs::path(dir) / "metadata").string(), table, scan, handler, out.findings);
+  if (!info.ok()) return info.status().with_context("metadata");
+  if (!visitor.error().empty()) return Status::corruption("metadata: " + visitor.error());
+  out.last_included_seq = descriptor->last_included_seq;
+  return {};
+}
+
+}  // namespace
+
+StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
+                                       const RestoreOptions& options, StandbyStore& store) {
+  StandbyBootstrap out;
+  out.snapshot_id = snapshot_id;
+  store.clear();
+  Status s = load(snapshot_dir, snapshot_id, options, store, out);
+  if (!s.ok()) {
+    store.clear();
+    out.failure = s.message();
+    out.objects_loaded = 0;
+    out.last_included_seq = 0;
+    return out;
+  }
+  out.loaded = true;
+  return out;
+}
+
+}  // namespace moonquota::restore

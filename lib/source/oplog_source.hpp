@@ -1,0 +1,55 @@
+// Where OpLog keys come from (oplog-format.md §3.4): every key under "/oplog/<cluster_id>/",
+// with its value exactly as stored, read from etcd (v3 JSON gateway, paged) or from an export
+// file. Both sources yield the same OpLogKeySet, sorted by key bytes as etcd orders them.
+//
+// Export file grammar (cli-contract.md), one JSON object per line, UTF-8:
+//   line = {"key": "<full etcd key>", "value": "<value as stored>"}      other members ignored
+// Empty lines are skipped. Keys outside the root are counted and left out; a key given twice is
+// an error (etcd cannot hold it twice).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/finding.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::source {
+
+struct KeyValue {
+  std::string key;
+  std::string value;
+};
+
+struct OpLogKeySet {
+  std::string origin;               // "file <path>" or "etcd <host:port>"
+  std::string root;                 // "/oplog/<cluster_id>/"
+  std::vector<KeyValue> kvs;        // under root, sorted by key bytes
+  std::uint64_t outside_root = 0;   // export lines whose key is not under root (ignored)
+  model::Findings findings;
+};
+
+struct OpLogReadLimits {
+  std::uint64_t max_total_bytes = 8ULL << 30;  // keys + values held in memory
+  std::uint64_t max_keys = 50'000'000;
+};
+
+// Errors: invalid_argument (cluster id not valid for OpLog keys), not_found / io_error (file),
+// corruption naming the line, limit_exceeded.
+[[nodiscard]] util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const std::string& cluster_id,
+                                                               const OpLogReadLimits& limits = {});
+
+// Errors: unavailable (etcd unreachable or answering errors after bounded retries),
+// invalid_argument, limit_exceeded.
+[[nodiscard]] util::Result<OpLogKeySet> read_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
+                                                        const OpLogReadLimits& limits = {});
+
+// One export line per key value, in the given order, written atomically. Errors: io_error,
+// invalid_argument when a key or value is not valid UTF-8 (an export line cannot carry it).
+[[nodiscard]] util::Status write_oplog_export_file(const std::string& path, const std::vector<KeyValue>& kvs);
+
+// The same lines as text (for --output - and tests).
+[[nodiscard]] util::Result<std::string> format_oplog_export(const std::vector<KeyValue>& kvs);
+
+}  // namespace moonquota::source

@@ -1,0 +1,98 @@
+#include "fuzz/oplog_decoders_entry.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "format/oplog_batch.hpp"
+#include "format/oplog_payloads.hpp"
+
+namespace moonquota::fuzz {
+
+namespace {
+
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+template <typename T>
+void check_error(const util::Result<T>& r) {
+  if (!r.ok()) check(!r.status().message().empty());
+}
+
+void batch(std::string_view in) {
+  model::Findings findings;
+  auto b = format::decode_batch_record(in, "fuzz", findings);
+  check_error(b);
+  if (!b.ok()) return;
+  check(b->batch_id != 0 && !b->entries.empty() && b->last_seq - b->first_seq + 1 == b->entries.size());
+  const std::string again = format::encode_batch_record(b->batch_id, b->first_seq, b->entries);
+  model::Findings none;
+  auto round = format::decode_batch_record(again, "fuzz", none);
+  if (!round.ok()) {
+    // Only non-UTF-8 keys change (lossily, possibly past the key limit) when re-serialized.
+    bool high = false;
+    for (const auto& e : b->entries) {
+      for (char c : e.key + e.tenant_id) high = high || static_cast<unsigned char>(c) >= 0x80;
+    }
+    check(high);
+    return;
+  }
+  check(round->entries.size() == b->entries.size());
+  for (std::size_t i = 0; i < b->entries.size(); ++i) {
+    check(round->entries[i].op_type == b->entries[i].op_type && round->entries[i].payload == b->entries[i].payload);
+  }
+}
+
+void prefix(std::string_view in) {
+  model::Findings findings;
+  auto p = format::decode_durable_prefix(in, findings);
+  check_error(p);
+  if (!p.ok()) return;
+  model::Findings none;
+  auto round = format::decode_durable_prefix(format::encode_durable_prefix(*p), none);
+  check(round.ok() && *round == *p && none.empty());
+}
+
+void put_end(std::string_view in) {
+  auto p = format::decode_metadata_payload(in);
+  check_error(p);
+  if (!p.ok()) return;
+  for (auto form : {format::PayloadForm::compact, format::PayloadForm::type_literal}) {
+    auto round = format::decode_metadata_payload(format::encode_metadata_payload(*p, form));
+    // Absent compatible fields are written as "not present", so the value survives exactly.
+    check(round.ok() && *round == *p);
+  }
+}
+
+void segment(std::string_view in, bool unmount) {
+  if (unmount) {
+    auto op = format::decode_segment_unmount(in);
+    check_error(op);
+    if (!op.ok()) return;
+    auto round = format::decode_segment_unmount(format::encode_segment_unmount(*op, format::PayloadForm::compact));
+    check(round.ok() && round->transport_endpoint == op->transport_endpoint);
+    return;
+  }
+  auto op = format::decode_segment_mount(in);
+  check_error(op);
+  if (!op.ok()) return;
+  auto round = format::decode_segment_mount(format::encode_segment_mount(*op, format::PayloadForm::type_literal));
+  check(round.ok() && *round == *op);
+}
+
+}  // namespace
+
+int run_oplog_decoders(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t selector = data[0];
+  const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
+  switch (selector % 4) {
+    case 0: batch(in); break;
+    case 1: prefix(in); break;
+    case 2: put_end(in); break;
+    default: segment(in, (selector & 0x80) != 0); break;
+  }
+  return 0;
+}
+
+}  // namespace moonquota::fuzz

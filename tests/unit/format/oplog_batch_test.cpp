@@ -1,0 +1,153 @@
+// Batch record codec: the worked batch of oplog-format.md §18.3/§18.6 byte for byte, and one
+// failing input per rejection rule of §6.6, each asserting its message.
+#include <gtest/gtest.h>
+
+#include "format/oplog_base64.hpp"
+#include "format/oplog_batch.hpp"
+
+namespace moonquota::format {
+namespace {
+
+constexpr const char* k_worked_record =
+    R"([1,7,42,44,[[5,"default","10.0.0.5:17812","RARHewlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA"],)"
+    R"([1,"default","kv/blk-0001","wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAuNToxNzgxMgMAAAABAAEBAQA="],)"
+    R"([3,"default","kv/blk-0001",""]],2077838908])";
+
+std::vector<OpLogEntry> worked_entries(bool literal) {
+  const char* mount = literal ? "RQRHewT9gAyADAQLgAz/AAlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA"
+                              : "RARHewlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA";
+  const char* put = literal ? "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//"
+                              "wDvzauJZ0UjARAyVHaYutz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4"
+                              "MTIDAAAAAQABAQEA"
+                            : "wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAu"
+                              "NToxNzgxMgMAAAABAAEBAQA=";
+  return {{0, op_type::segment_mount, "default", "10.0.0.5:17812", *base64_decode_canonical(mount)},
+          {0, op_type::put_end, "default", "kv/blk-0001", *base64_decode_canonical(put)},
+          {0, op_type::remove, "default", "kv/blk-0001", ""}};
+}
+
+TEST(OpLogBatch, XxHashVectors) {
+  EXPECT_EQ(xxh32(""), 0x02CC5D05u);
+  EXPECT_EQ(xxh32("abc"), 0x32D153FFu);
+}
+
+TEST(OpLogBatch, WorkedBatchIsReproducedByteForByte) {
+  const std::string text = encode_batch_record(7, 42, worked_entries(false));
+  EXPECT_EQ(text, k_worked_record);
+  EXPECT_EQ(text.size(), 288u);
+  const std::string literal = encode_batch_record(7, 42, worked_entries(true));
+  EXPECT_EQ(literal.size(), 384u);
+  EXPECT_NE(literal.find(",1380059472]"), std::string::npos);
+}
+
+TEST(OpLogBatch, WorkedBatchDecodes) {
+  model::Findings findings;
+  auto batch = decode_batch_record(k_worked_record, "/oplog/prod-a/batches/00000000000000000007", findings);
+  ASSERT_TRUE(batch.ok()) << batch.status().message();
+  EXPECT_TRUE(findings.empty());
+  EXPECT_EQ(batch->batch_id, 7u);
+  EXPECT_EQ(batch->checksum, 2077838908u);
+  ASSERT_EQ(batch->entries.size(), 3u);
+  EXPECT_EQ(batch->entries[2].sequence, 44u);
+  EXPECT_EQ(batch->entries[1].payload.size(), 86u);
+}
+
+TEST(OpLogBatch, NonCanonicalSpacingIsAcceptedAndReported) {
+  std::string spaced = k_worked_record;
+  spaced.insert(1, " ");
+  model::Findings findings;
+  auto batch = decode_batch_record(spaced, "k", findings);
+  ASSERT_TRUE(batch.ok()) << batch.status().message();
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.back().message, "stored text is not byte-identical to its canonical serialization");
+  findings.clear();
+  // Trailing text is ignored by jsoncpp's default reader (failIfExtra off).
+  std::string trailing = std::string(k_worked_record) + " trailing-text";
+  ASSERT_TRUE(decode_batch_record(trailing, "k", findings).ok());
+  ASSERT_GE(findings.size(), 2u);
+  EXPECT_NE(findings[0].message.find("leniency"), std::string::npos);
+}
+
+struct RuleCase {
+  const char* name;
+  std::string text;
+  const char* message;
+};
+
+std::string record(const std::string& head, const std::string& entries) {
+  // A record whose checksum is right for whatever head/entries are given.
+  std::string body = "[" + head + ",[" + entries + "]]";
+  return body.substr(0, body.size() - 1) + "," + std::to_string(xxh32(body)) + "]";
+}
+
+TEST(OpLogBatch, CollectedCommentsEnterTheReserializationAndBreakTheChecksum) {
+  // jsoncpp's default reader attaches comments to values and its writer emits them again, so a
+  // comment inside the first five elements changes the checksum input, as in the real reader.
+  std::string commented = k_worked_record;
+  commented.insert(1, "/* c */");
+  model::Findings findings;
+  auto r = decode_batch_record(commented, "K", findings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("rule 6: K: checksum mismatch", 0), 0u) << r.status().message();
+}
+
+TEST(OpLogBatch, EveryRejectionRuleHasItsMessage) {
+  const std::string ok_entry = R"([3,"default","k",""])";
+  const std::vector<RuleCase> cases = {
+      {"not json", "[1,7,", "rule 1: K: not JSON"},
+      {"not array of 6", "[1,7,42,42,[]]", "rule 2: K: the root is not an array of exactly 6 elements"},
+      {"object root", R"({"a":1})", "rule 2: K"},
+      {"negative schema", "[-1,7,42,42,[" + ok_entry + "],0]", "rule 3: K: wrong element types"},
+      {"u32 overflow", "[4294967296,7,42,42,[" + ok_entry + "],0]", "rule 3: K"},
+      {"entries not array", "[1,7,42,42,{},0]", "rule 3: K"},
+      {"schema 2", "[2,7,42,42,[" + ok_entry + "],0]", "rule 4: K: schema_version 2 is not 1"},
+      {"empty", "[1,7,42,42,[],0]", "rule 5: K: no entries"},
+      {"first 0", "[1,7,0,0,[" + ok_entry + "],0]", "rule 5: K: first_seq is 0"},
+      {"last<first", "[1,7,42,41,[" + ok_entry + "],0]", "rule 5: K: last_seq 41 < first_seq 42"},
+      {"count", "[1,7,42,43,[" + ok_entry + "],0]", "rule 5: K: sequences 42..43 do not match 1 entries"},
+      {"checksum", "[1,7,42,42,[" + ok_entry + "],1]", "rule 6: K: checksum mismatch: stored 1, computed"},
+      {"entry shape", record("1,7,42,42", R"([3,"default","k"])"), "rule 7: K entry 0 (sequence 42)"},
+      {"entry types", record("1,7,42,42", R"([3,1,"k",""])"), "rule 7: K entry 0 (sequence 42)"},
+      {"op 0", record("1,7,42,42", R"([0,"default","k",""])"), "rule 8: K entry 0 (sequence 42): op_type 0 is not 1-7"},
+      {"op 8", record("1,7,42,42", R"([8,"default","k",""])"), "rule 8: K entry 0 (sequence 42): op_type 8"},
+      {"base64", record("1,7,42,42", R"([1,"default","k","YQ"])"), "rule 9: K entry 0 (sequence 42): payload is not canonical base64"},
+      {"tenant _", record("1,7,42,42", R"([3,"_x","k",""])"), "rule 10: K entry 0 (sequence 42): invalid tenant id"},
+      {"tenant ctl", record("1,7,42,42", R"([3,"a\u0001","k",""])"), "rule 10"},
+      {"key size", record("1,7,42,42", "[3,\"default\",\"" + std::string(4097, 'k') + "\",\"\"]"),
+       "rule 11: K entry 0 (sequence 42): object key of 4097 bytes exceeds 4096"},
+      {"batch 0", record("1,0,42,42", ok_entry), "rule 12: K: batch_id is 0"},
+  };
+  for (const auto& c : cases) {
+    model::Findings findings;
+    auto r = decode_batch_record(c.text, "K", findings);
+    ASSERT_FALSE(r.ok()) << c.name;
+    EXPECT_EQ(r.status().message().rfind(c.message, 0), 0u) << c.name << ": " << r.status().message();
+  }
+}
+
+TEST(OpLogBatch, PayloadLimitIsRule11) {
+  std::string big(k_max_oplog_payload_bytes + 1, 'x');
+  model::Findings findings;
+  auto r = decode_batch_record(record("1,7,42,42", "[1,\"default\",\"k\",\"" + base64_encode(big) + "\"]"), "K", findings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("rule 11"), std::string::npos) << r.status().message();
+}
+
+TEST(OpLogBatch, DurablePrefix) {
+  model::Findings findings;
+  auto p = decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"schema_version":1})", findings);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(*p, (DurablePrefix{7, 44}));
+  EXPECT_TRUE(findings.empty());
+  auto extra = decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"producer_view_version":3,"schema_version":1})", findings);
+  ASSERT_TRUE(extra.ok());
+  EXPECT_FALSE(findings.empty());
+  EXPECT_FALSE(decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"schema_version":2})", findings).ok());
+  EXPECT_FALSE(decode_durable_prefix(R"({"batch_id":7,"schema_version":1})", findings).ok());
+  EXPECT_FALSE(decode_durable_prefix(R"([7,44,1])", findings).ok());
+  EXPECT_FALSE(decode_durable_prefix(R"({"batch_id":-7,"last_seq":44,"schema_version":1})", findings).ok());
+  EXPECT_EQ(encode_durable_prefix({7, 44}), R"({"batch_id":7,"last_seq":44,"schema_version":1})");
+}
+
+}  // namespace
+}  // namespace moonquota::format

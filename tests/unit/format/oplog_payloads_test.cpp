@@ -1,0 +1,157 @@
+// struct_pack payloads: the worked bytes of oplog-format.md §18.2 and §18.6, both forms, and the
+// undecodable cases of §8.1.
+#include <gtest/gtest.h>
+
+#include "format/oplog_base64.hpp"
+#include "format/oplog_payloads.hpp"
+
+namespace moonquota::format {
+namespace {
+
+std::string unhex(std::string_view hex) {
+  std::string out;
+  std::string digits;
+  for (char c : hex) {
+    if (std::isxdigit(static_cast<unsigned char>(c))) digits.push_back(c);
+  }
+  for (std::size_t i = 0; i + 1 < digits.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(digits.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+SegmentMountOp worked_mount() { return {"seg-node1", "10.0.0.5:17812", 1073741824, true, ""}; }
+
+MetadataPayload worked_put_end() {
+  MetadataPayload p;
+  p.client_first = 0x0123456789ABCDEFULL;
+  p.client_second = 0xFEDCBA9876543210ULL;
+  p.size = 4096;
+  PayloadReplica r;
+  r.id = 12;
+  r.variant = payload_variant::memory;
+  r.buffer_size = 4096;
+  r.buffer_address = 0x00007F3A5C000000ULL;
+  r.protocol = "tcp";
+  r.transport_endpoint = "10.0.0.5:17812";
+  r.status = 3;
+  p.replicas.push_back(r);
+  p.group_id = "";
+  p.data_type = 1;
+  p.hard_pinned = false;
+  return p;
+}
+
+TEST(OpLogPayloads, SegmentMountCompactMatchesWorkedBytes) {
+  const std::string expected = unhex(
+      "44 04 47 7b 09 73 65 67 2d 6e 6f 64 65 31 0e 31 30 2e 30 2e 30 2e 35 3a 31 37 38 31 32"
+      "00 00 00 40 00 00 00 00 01 00");
+  EXPECT_EQ(encode_segment_mount(worked_mount(), PayloadForm::compact), expected);
+  EXPECT_EQ(base64_encode(expected), "RARHewlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA");
+  PayloadShape shape;
+  auto decoded = decode_segment_mount(expected, &shape);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_EQ(*decoded, worked_mount());
+  EXPECT_EQ(shape.form, PayloadForm::compact);
+}
+
+TEST(OpLogPayloads, SegmentMountTypeLiteralMatchesWorkedBase64) {
+  const std::string bytes = encode_segment_mount(worked_mount(), PayloadForm::type_literal);
+  EXPECT_EQ(bytes.size(), 51u);
+  EXPECT_EQ(base64_encode(bytes), "RQRHewT9gAyADAQLgAz/AAlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA");
+  PayloadShape shape;
+  auto decoded = decode_segment_mount(bytes, &shape);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_EQ(*decoded, worked_mount());
+  EXPECT_EQ(shape.form, PayloadForm::type_literal);
+}
+
+TEST(OpLogPayloads, PutEndBothFormsMatchWorkedBase64) {
+  const std::string compact = encode_metadata_payload(worked_put_end(), PayloadForm::compact);
+  EXPECT_EQ(compact.size(), 86u);
+  EXPECT_EQ(base64_encode(compact),
+            "wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAuNToxNzgxMgMAAAABAAEBAQA=");
+  const std::string literal = encode_metadata_payload(worked_put_end(), PayloadForm::type_literal);
+  EXPECT_EQ(literal.size(), 147u);
+  EXPECT_EQ(base64_encode(literal),
+            "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//wDvzauJZ0UjARAyVHaY"
+            "utz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4MTIDAAAAAQABAQEA");
+  for (const auto& bytes : {compact, literal}) {
+    auto decoded = decode_metadata_payload(bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+    EXPECT_EQ(*decoded, worked_put_end());
+  }
+}
+
+TEST(OpLogPayloads, UnmountRoundTripsInBothForms) {
+  for (auto form : {PayloadForm::compact, PayloadForm::type_literal}) {
+    const std::string bytes = encode_segment_unmount({"10.0.0.5:17812"}, form);
+    EXPECT_EQ(bytes.substr(0, 4), form == PayloadForm::compact ? unhex("6a5b783c") : unhex("6b5b783c"));
+    auto decoded = decode_segment_unmount(bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+    EXPECT_EQ(decoded->transport_endpoint, "10.0.0.5:17812");
+  }
+}
+
+TEST(OpLogPayloads, LongNameUsesTwoByteLengths) {
+  SegmentMountOp op = worked_mount();
+  op.segment_name.assign(300, 'n');
+  const std::string bytes = encode_segment_mount(op, PayloadForm::compact);
+  EXPECT_EQ(bytes.substr(0, 5), unhex("45 04 47 7b 08"));
+  auto decoded = decode_segment_mount(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_EQ(*decoded, op);
+}
+
+TEST(OpLogPayloads, UndecodableInputsAreErrors) {
+  const std::string good = encode_metadata_payload(worked_put_end(), PayloadForm::compact);
+  std::string wrong_type = good;
+  wrong_type[1] = 0x00;
+  EXPECT_NE(decode_metadata_payload(wrong_type).status().message().find("type code"), std::string::npos);
+  std::string reserved = good;
+  reserved[4] = static_cast<char>(0x21);
+  EXPECT_NE(decode_metadata_payload(reserved).status().message().find("reserved"), std::string::npos);
+  std::string bad_literal = encode_metadata_payload(worked_put_end(), PayloadForm::type_literal);
+  bad_literal[8] = 0x00;
+  EXPECT_NE(decode_metadata_payload(bad_literal).status().message().find("hash conflict"), std::string::npos);
+  std::string bad_variant = good;
+  bad_variant[4 + 1 + 2 + 16 + 8 + 1 + 8] = 7;  // variant index of replica 0
+  EXPECT_NE(decode_metadata_payload(bad_variant).status().message().find("variant index 7"), std::string::npos);
+  std::string bad_bool = good;
+  bad_bool[bad_bool.size() - 1] = 2;  // hard_pinned value
+  EXPECT_NE(decode_metadata_payload(bad_bool).status().message().find("neither 0 nor 1"), std::string::npos);
+  for (std::size_t cut = 0; cut < 4 + 1 + 2 + 16 + 8 + 1; ++cut) {
+    EXPECT_FALSE(decode_metadata_payload(good.substr(0, cut)).ok()) << cut;
+  }
+  EXPECT_FALSE(decode_segment_mount("").ok());
+}
+
+TEST(OpLogPayloads, CompatFieldsBeyondTheBufferReadAsAbsent) {
+  MetadataPayload p = worked_put_end();
+  std::string bytes = encode_metadata_payload(p, PayloadForm::compact);
+  // Drop the three compatible fields and fix total_len: an older writer.
+  bytes.resize(bytes.size() - 6);
+  bytes[5] = static_cast<char>(bytes.size());
+  auto decoded = decode_metadata_payload(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_FALSE(decoded->group_id.has_value());
+  EXPECT_FALSE(decoded->data_type.has_value());
+  EXPECT_FALSE(decoded->hard_pinned.has_value());
+  PayloadShape shape;
+  std::string trailing = encode_metadata_payload(p, PayloadForm::compact) + "xyz";
+  ASSERT_TRUE(decode_metadata_payload(trailing, &shape).ok());
+  EXPECT_EQ(shape.trailing_bytes, 3u);
+}
+
+TEST(OpLogBase64, CanonicalRoundTripOnly) {
+  EXPECT_EQ(base64_decode_canonical("").value(), "");
+  EXPECT_EQ(base64_decode_canonical("YWJj").value(), "abc");
+  EXPECT_EQ(base64_decode_canonical("YWI=").value(), "ab");
+  EXPECT_EQ(base64_decode_canonical("YQ==").value(), "a");
+  for (const char* bad : {"YQ", "YQ=", "YR==", "YWJ=", "Y WJ", "YWJj\n", "YW-j", "====", "YQ==YQ=="}) {
+    EXPECT_FALSE(base64_decode_canonical(bad).has_value()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace moonquota::format
