@@ -27,7 +27,9 @@ Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t sha
   format::ObjectView scratch;
   ShardTallyBuilder builder;
   Tallied out;
-  util::Status s = format::decode_shard(test::shard_raw_in_order(objects), shard, table, scratch, builder, out.findings);
+  // The builder keeps views into the shard bytes until finish(): the buffer must outlive it.
+  const std::string raw = test::shard_raw_in_order(objects);
+  util::Status s = format::decode_shard(raw, shard, table, scratch, builder, out.findings);
   EXPECT_TRUE(s.ok()) << s.message();
   builder.finish(shard, k_now, out.tally, out.findings);
   return out;
