@@ -126,6 +126,11 @@ bool SegmentsDecoder::decode_core(model::AllocatorCore& c, const std::string& wh
     if (!m_values.u32(b, "bin_indices element")) return fail_status(where);
   if (!decode_blob(std::uint64_t{c.current_capacity} * 25, c.nodes, "node table", where)) return false;
   if (!decode_blob(std::uint64_t{c.current_capacity} * 4, c.free_nodes, "free-node list", where)) return false;
+  if (m_options.keep_allocator_blobs && m_options.on_node_tables) {
+    m_options.on_node_tables(c);
+    std::string().swap(c.nodes);
+    std::string().swap(c.free_nodes);
+  }
   if (!m_values.u32(c.free_offset, "free_offset")) return fail_status(where);
   if (c.max_capacity < c.current_capacity) c.max_capacity = c.current_capacity;  // max(current, max)
   return true;

@@ -9,6 +9,8 @@
 // every key optional; any error rejects the candidate (returned as Status::corruption).
 #pragma once
 
+#include <functional>
+
 #include <string_view>
 
 #include "model/finding.hpp"
@@ -20,6 +22,9 @@ namespace moonquota::format {
 struct SegmentsDecodeOptions {
   bool keep_allocator_blobs = false;        // keep decompressed node tables (verify, dump)
   std::size_t max_blob_bytes = 1ULL << 31;  // our memory guard for one allocator blob
+  // With keep_allocator_blobs: called as soon as one allocator's node table and free list are
+  // decompressed; the blobs are released right after, so only one table is held at a time.
+  std::function<void(const model::AllocatorCore&)> on_node_tables;
 };
 
 // Decodes `raw` (already decompressed). Findings (non-canonical but accepted) go to `findings`.

@@ -113,6 +113,29 @@ TEST(SegmentsDecoder, EmptyFixtureOfSpec) {
   EXPECT_TRUE(findings.empty());
 }
 
+// verify compacts node tables one by one: the callback sees each decompressed table once, and
+// the payload no longer holds it afterwards.
+TEST(SegmentsDecoder, NodeTableCallbackSeesEachTableThenReleasesIt) {
+  const auto raw = test::unzstd(test::read_file(test::source_path(std::string(test::k_s7.store) +
+                                                                  "/mooncake_master_snapshot/mooncake_cluster/" +
+                                                                  test::k_s7.snapshot_id + "/segments")));
+  model::Findings findings;
+  SegmentsDecodeOptions options;
+  options.keep_allocator_blobs = true;
+  std::vector<std::pair<std::size_t, std::size_t>> seen;
+  options.on_node_tables = [&seen](const model::AllocatorCore& core) {
+    seen.emplace_back(core.nodes.size(), core.free_nodes.size());
+  };
+  auto r = decode(raw, findings, options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].first, 4096u * 25);
+  EXPECT_EQ(seen[0].second, 4096u * 4);
+  ASSERT_TRUE(r->mounted[0].allocator.has_value());
+  EXPECT_TRUE(r->mounted[0].allocator->offset.core.nodes.empty());
+  EXPECT_TRUE(r->mounted[0].allocator->offset.core.free_nodes.empty());
+}
+
 TEST(SegmentsDecoder, GenuineS7Segment) {
   const auto raw = test::unzstd(test::read_file(test::source_path(std::string(test::k_s7.store) +
                                                                   "/mooncake_master_snapshot/mooncake_cluster/" +

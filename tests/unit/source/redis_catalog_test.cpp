@@ -1,11 +1,11 @@
 // The Redis snapshot catalog against a real redis-server (scripts/with-services.sh).
 #include <gtest/gtest.h>
-#include <hiredis/hiredis.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "source/redis_catalog.hpp"
+#include "support/redis_command.hpp"
 #include "support/service_env.hpp"
 
 namespace moonquota::source {
@@ -14,19 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 void redis(const std::string& endpoint, const std::vector<std::string>& argv) {
-  const auto colon = endpoint.rfind(':');
-  redisContext* c = redisConnect(endpoint.substr(0, colon).c_str(), std::stoi(endpoint.substr(colon + 1)));
-  ASSERT_TRUE(c != nullptr && c->err == 0);
-  std::vector<const char*> args;
-  std::vector<std::size_t> lens;
-  for (const auto& a : argv) {
-    args.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  auto* reply = static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(args.size()), args.data(), lens.data()));
-  ASSERT_NE(reply, nullptr);
-  freeReplyObject(reply);
-  redisFree(c);
+  test::redis_command(endpoint, argv);
 }
 
 void write_descriptor(const fs::path& dir) {

@@ -1,0 +1,209 @@
+#include "inspect/allocator_check.hpp"
+
+#include <cstring>
+
+namespace moonquota::inspect {
+
+namespace {
+
+constexpr std::size_t k_node_record_bytes = 25;
+constexpr std::size_t k_nodes_listed = 5;
+
+std::uint32_t read_le32(const char* p) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+  return v;
+}
+
+VerifyFinding segment_finding(const std::string& id, const char* rule, std::string message) {
+  VerifyFinding f;
+  f.severity = model::Severity::error;
+  f.rule = rule;
+  f.location = "segment " + id;
+  f.message = std::move(message);
+  return f;
+}
+
+}  // namespace
+
+CompactNodeTable compact_node_table(const model::AllocatorCore& core) {
+  CompactNodeTable t;
+  const std::size_t nodes = core.nodes.size() / k_node_record_bytes;
+  t.data_offset.resize(nodes);
+  t.used.resize(nodes);
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const char* rec = core.nodes.data() + n * k_node_record_bytes;
+    t.used[n] = rec[0] != 0;
+    t.data_offset[n] = read_le32(rec + 1);
+    if (t.used[n]) {
+      ++t.used_nodes;
+      t.used_units += read_le32(rec + 5);
+    }
+  }
+  return t;
+}
+
+AllocatorIndex::AllocatorIndex(model::SegmentsPayload& segments) {
+  std::vector<CompactNodeTable> tables;
+  for (auto& ms : segments.mounted) {
+    if (!ms.has_allocator || !ms.allocator) continue;
+    tables.push_back(compact_node_table(ms.allocator->offset.core));
+    std::string().swap(ms.allocator->offset.core.nodes);
+    std::string().swap(ms.allocator->offset.core.free_nodes);
+  }
+  build(segments, std::move(tables));
+}
+
+AllocatorIndex::AllocatorIndex(const model::SegmentsPayload& segments, std::vector<CompactNodeTable> tables) {
+  build(segments, std::move(tables));
+}
+
+void AllocatorIndex::build(const model::SegmentsPayload& segments, std::vector<CompactNodeTable> tables) {
+  std::size_t next_table = 0;
+  for (const auto& ms : segments.mounted) {
+    auto seg = std::make_unique<Segment>();
+    seg->id = ms.map_key;
+    seg->base = ms.base;
+    seg->size = ms.size;
+    seg->ok = ms.status == model::segment_status::ok;
+    if (ms.has_allocator && ms.allocator) {
+      const auto& a = *ms.allocator;
+      const auto& core = a.offset.core;
+      seg->has_allocator = true;
+      seg->alloc_base = a.offset.base;
+      seg->multiplier_bits = a.offset.multiplier_bits;
+      seg->cur_size = a.cur_size;
+      seg->allocated_size = a.offset.allocated_size;
+      seg->allocated_num = a.offset.allocated_num;
+      seg->size_units = core.size;
+      seg->free_storage = core.free_storage;
+      if (next_table < tables.size()) {
+        CompactNodeTable& t = tables[next_table];
+        seg->data_offset = std::move(t.data_offset);
+        seg->used = std::move(t.used);
+        seg->used_nodes = t.used_nodes;
+        seg->used_units = t.used_units;
+      }
+      ++next_table;
+      seg->references = std::make_unique<std::atomic<std::uint8_t>[]>(seg->data_offset.size());
+    }
+    const std::size_t index = m_segments.size();
+    m_by_key.emplace(ms.map_key, index);
+    if (auto uuid = util::parse_uuid_lenient(ms.map_key)) m_by_uuid.emplace(*uuid, index);
+    m_segments.push_back(std::move(seg));
+  }
+}
+
+AllocatorIndex::Segment* AllocatorIndex::find(std::string_view segment_id) {
+  if (auto it = m_by_key.find(segment_id); it != m_by_key.end()) return m_segments[it->second].get();
+  auto uuid = util::parse_uuid_lenient(segment_id);
+  if (!uuid) return nullptr;
+  auto it = m_by_uuid.find(*uuid);
+  return it == m_by_uuid.end() ? nullptr : m_segments[it->second].get();
+}
+
+void AllocatorIndex::check_replica(const format::ReplicaView& r, std::optional<std::uint64_t> object_size,
+                                   const VerifyFinding& prototype, FindingCollector& out) {
+  auto report = [&](const char* rule, std::string message) {
+    VerifyFinding f = prototype;
+    f.severity = model::Severity::error;
+    f.rule = rule;
+    f.replica_id = r.id;
+    f.message = std::move(message);
+    out.add(std::move(f));
+  };
+  if (object_size && r.mem_size != *object_size) {
+    report("buffer-size", "MEMORY buffer size " + std::to_string(r.mem_size) + " differs from the object size " +
+                              std::to_string(*object_size));
+  }
+  Segment* seg = find(r.segment_id);
+  if (seg == nullptr || !seg->has_allocator) return;  // the decoder already skipped such an object
+  seg->buffer_bytes.fetch_add(r.mem_size, std::memory_order_relaxed);
+  const std::string on = " on segment " + seg->id;
+  if (r.mem_address < seg->base || r.mem_address - seg->base >= seg->size ||
+      r.mem_size > seg->size - (r.mem_address - seg->base)) {
+    report("buffer-address", "buffer [" + std::to_string(r.mem_address) + ", +" + std::to_string(r.mem_size) +
+                                 ") lies outside" + on + " [" + std::to_string(seg->base) + ", +" +
+                                 std::to_string(seg->size) + ")");
+  }
+  if (!r.has_offset_handle) {
+    report("handle-missing", "MEMORY replica" + on + " has no offset handle");
+    return;
+  }
+  const auto& h = r.handle;
+  if (h.real_base != r.mem_address) {
+    report("handle-base", "handle real_base " + std::to_string(h.real_base) + " differs from the buffer address " +
+                              std::to_string(r.mem_address));
+  }
+  if (h.requested_size != r.mem_size) {
+    report("handle-size", "handle requested_size " + std::to_string(h.requested_size) +
+                              " differs from the buffer size " + std::to_string(r.mem_size));
+  }
+  if (h.real_base >= seg->alloc_base && ((h.real_base - seg->alloc_base) >> seg->multiplier_bits) != h.offset) {
+    report("handle-offset", "handle offset " + std::to_string(h.offset) + " does not match real_base " +
+                                std::to_string(h.real_base) + " (allocator base " + std::to_string(seg->alloc_base) +
+                                ", multiplier_bits " + std::to_string(seg->multiplier_bits) + ")");
+  }
+  if (h.node_index >= seg->data_offset.size()) {
+    report("handle-node-range", "handle node " + std::to_string(h.node_index) + " is outside the node table" + on +
+                                    " (" + std::to_string(seg->data_offset.size()) + " nodes)");
+    return;
+  }
+  std::uint8_t refs = seg->references[h.node_index].load(std::memory_order_relaxed);
+  while (refs < 255 && !seg->references[h.node_index].compare_exchange_weak(refs, refs + 1)) {
+  }
+  if (!seg->used[h.node_index]) {
+    report("handle-node-unused", "handle node " + std::to_string(h.node_index) + on + " is not in use");
+  } else if (seg->data_offset[h.node_index] != h.offset) {
+    report("handle-offset", "handle offset " + std::to_string(h.offset) + " differs from node " +
+                                std::to_string(h.node_index) + "'s dataOffset " +
+                                std::to_string(seg->data_offset[h.node_index]) + on);
+  }
+}
+
+void AllocatorIndex::check_totals(FindingCollector& out) const {
+  for (const auto& seg : m_segments) {
+    if (!seg->has_allocator) continue;
+    if (!seg->ok) {  // the master skips every object on it, so its references cannot be counted
+      VerifyFinding f = segment_finding(seg->id, "allocator-unchecked", "allocator not checked: the segment is not OK");
+      f.severity = model::Severity::info;
+      out.add(std::move(f));
+      continue;
+    }
+    auto mismatch = [&](const char* what, std::uint64_t stored, const char* derived_what, std::uint64_t derived) {
+      if (stored == derived) return;
+      out.add(segment_finding(seg->id, "allocator-totals",
+                              std::string(what) + " is " + std::to_string(stored) + " but " + derived_what + " is " +
+                                  std::to_string(derived)));
+    };
+    mismatch("allocated_num", seg->allocated_num, "the number of used nodes", seg->used_nodes);
+    mismatch("allocated_size", seg->allocated_size, "cur_size", seg->cur_size);
+    mismatch("cur_size", seg->cur_size, "the sum of MEMORY buffer sizes on the segment", seg->buffer_bytes.load());
+    if (seg->used_units <= seg->size_units) {
+      mismatch("free_storage", seg->free_storage, "size minus the used nodes' sizes", seg->size_units - seg->used_units);
+    } else {
+      mismatch("the used nodes' total size", seg->used_units, "the allocator size", seg->size_units);
+    }
+    std::uint64_t unreferenced = 0;
+    std::uint64_t shared = 0;
+    std::string unreferenced_list;
+    std::string shared_list;
+    for (std::size_t n = 0; n < seg->data_offset.size(); ++n) {
+      const std::uint8_t refs = seg->references[n].load();
+      if (seg->used[n] && refs == 0 && ++unreferenced <= k_nodes_listed) unreferenced_list += " " + std::to_string(n);
+      if (refs > 1 && ++shared <= k_nodes_listed) shared_list += " " + std::to_string(n);
+    }
+    if (unreferenced > 0) {
+      out.add(segment_finding(seg->id, "allocator-leak",
+                              std::to_string(unreferenced) + " used nodes are referenced by no replica (nodes" +
+                                  unreferenced_list + (unreferenced > k_nodes_listed ? " ...)" : ")")));
+    }
+    if (shared > 0) {
+      out.add(segment_finding(seg->id, "handle-shared-node",
+                              std::to_string(shared) + " nodes are referenced by more than one replica (nodes" +
+                                  shared_list + (shared > k_nodes_listed ? " ...)" : ")")));
+    }
+  }
+}
+
+}  // namespace moonquota::inspect

@@ -1,0 +1,134 @@
+#include "inspect/snapshot_diff.hpp"
+
+#include <filesystem>
+#include <optional>
+
+#include "util/byte_buffer.hpp"
+#include "util/checked_math.hpp"
+#include "util/hashing.hpp"
+#include "util/thread_pool.hpp"
+
+namespace moonquota::inspect {
+
+namespace {
+
+std::uint64_t saturate(util::u128 v) { return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v); }
+
+std::vector<std::optional<format::ShardBlobLocation>> last_blobs(const ScannedSnapshot& snap) {
+  std::vector<std::optional<format::ShardBlobLocation>> out(util::k_metadata_shards);
+  for (const auto& blob : snap.metadata.shard_blobs) out[blob.shard_index] = blob;  // the last duplicate wins
+  return out;
+}
+
+restore::SegmentSummary summarize(const model::MountedSegment& s) {
+  return {s.id, s.name, s.size, s.status, s.has_allocator};
+}
+
+std::vector<SegmentChange> diff_segments(const model::SegmentsPayload& a, const model::SegmentsPayload& b) {
+  std::map<std::string, const model::MountedSegment*> in_a;
+  std::map<std::string, const model::MountedSegment*> in_b;
+  for (const auto& s : a.mounted) in_a.emplace(s.map_key, &s);
+  for (const auto& s : b.mounted) in_b.emplace(s.map_key, &s);
+  std::vector<SegmentChange> out;
+  for (const auto& [key, sa] : in_a) {
+    auto it = in_b.find(key);
+    if (it == in_b.end()) {
+      out.push_back({key, ChangeKind::removed, summarize(*sa), std::nullopt, {}});
+      continue;
+    }
+    const auto* sb = it->second;
+    SegmentChange c{key, ChangeKind::changed, summarize(*sa), summarize(*sb), {}};
+    if (sa->status != sb->status) c.fields.emplace_back("status");
+    if (sa->size != sb->size) c.fields.emplace_back("size");
+    if (sa->base != sb->base) c.fields.emplace_back("base");
+    if (sa->name != sb->name) c.fields.emplace_back("name");
+    if (!c.fields.empty()) out.push_back(std::move(c));
+  }
+  for (const auto& [key, sb] : in_b) {
+    if (in_a.count(key) == 0) out.push_back({key, ChangeKind::added, std::nullopt, summarize(*sb), {}});
+  }
+  std::sort(out.begin(), out.end(), [](const SegmentChange& x, const SegmentChange& y) { return x.id < y.id; });
+  return out;
+}
+
+struct Worker {
+  util::ByteBuffer compressed;
+  util::ByteBuffer raw_a;
+  util::ByteBuffer raw_b;
+};
+
+}  // namespace
+
+util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& side_b, const DiffOptions& options,
+                                        const ChangeSink& sink) {
+  ScanOptions header_options = options.scan;
+  header_options.decode_shards = false;
+  header_options.progress = nullptr;
+  DiffResult result;
+  MQ_ASSIGN_OR_RETURN(result.a, scan_snapshot(side_a.snapshot_dir, side_a.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(result.b, scan_snapshot(side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
+  result.segments = diff_segments(result.a.segments, result.b.segments);
+
+  const auto blobs_a = last_blobs(result.a);
+  const auto blobs_b = last_blobs(result.b);
+  std::vector<std::uint32_t> shards;
+  for (std::uint32_t s = 0; s < util::k_metadata_shards; ++s) {
+    if (blobs_a[s] || blobs_b[s]) shards.push_back(s);
+  }
+  const std::string path_a = (std::filesystem::path(side_a.snapshot_dir) / "metadata").string();
+  const std::string path_b = (std::filesystem::path(side_b.snapshot_dir) / "metadata").string();
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<Worker> workers(threads);
+  const std::size_t window = 4 * static_cast<std::size_t>(threads);
+  std::map<std::string, restore::TenantTally, std::less<>> tally_a;
+  std::map<std::string, restore::TenantTally, std::less<>> tally_b;
+  std::uint64_t objects_seen = 0;
+  for (std::size_t start = 0; start < shards.size(); start += window) {
+    const std::size_t count = std::min(window, shards.size() - start);
+    std::vector<std::optional<util::Result<ShardDiff>>> results(count);
+    util::run_indexed(count, threads, [&](std::size_t i, unsigned w) {
+      const std::uint32_t shard = shards[start + i];
+      Worker& worker = workers[w];
+      std::optional<std::string_view> a;
+      std::optional<std::string_view> b;
+      if (blobs_a[shard]) {
+        util::Status s = read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes, worker.compressed,
+                                         worker.raw_a);
+        if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
+        a = worker.raw_a.view();
+      }
+      if (blobs_b[shard]) {
+        util::Status s = read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes, worker.compressed,
+                                         worker.raw_b);
+        if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
+        b = worker.raw_b.view();
+      }
+      results[i] = diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table,
+                              options.scan.restore_time_ms);
+    });
+    for (auto& r : results) {
+      if (!r->ok()) return r->status();
+      ShardDiff& d = r->value();
+      result.counts += d.counts;
+      ++result.shards_compared;
+      for (const auto& c : d.changes) sink(c);
+      for (auto& [t, v] : d.tally_a.tenants) tally_a[t].merge(v);
+      for (auto& [t, v] : d.tally_b.tenants) tally_b[t].merge(v);
+      objects_seen += d.counts.added + d.counts.removed + d.counts.changed + d.counts.unchanged;
+    }
+    if (options.scan.progress) options.scan.progress(result.shards_compared, objects_seen);
+  }
+  for (const auto& [t, v] : tally_a) {
+    TenantDelta& d = result.tenants[t];
+    d.objects_a = v.objects;
+    d.charged_bytes_a = saturate(v.charged_bytes);
+  }
+  for (const auto& [t, v] : tally_b) {
+    TenantDelta& d = result.tenants[t];
+    d.objects_b = v.objects;
+    d.charged_bytes_b = saturate(v.charged_bytes);
+  }
+  return result;
+}
+
+}  // namespace moonquota::inspect

@@ -1,0 +1,67 @@
+// `snapshot-inspect diff A B`: two snapshots compared shard by shard. Both metadata files are
+// first read for shard locations only (nothing decompressed); then shard index i of A and of B
+// are fetched, decompressed and compared together (shard_diff.hpp), a window of shards at a
+// time on worker threads, and the changes are handed to a sink in shard order. Memory: the
+// window's shards and their changes, independent of the snapshot size.
+//
+// Also compared: per-tenant restored objects and charge under the master model at the restore
+// time (delta B - A), segments by "ms" key (added, removed, status/size/name changed), task and
+// discarded-replica counts. The snapshots differ when any object or segment differs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "inspect/shard_diff.hpp"
+#include "inspect/snapshot_scan.hpp"
+
+namespace moonquota::inspect {
+
+struct DiffSide {
+  std::string snapshot_dir;
+  std::string snapshot_id;
+};
+
+struct TenantDelta {
+  std::uint64_t objects_a = 0;
+  std::uint64_t objects_b = 0;
+  std::uint64_t charged_bytes_a = 0;  // restored charge (saturated at 2^64-1)
+  std::uint64_t charged_bytes_b = 0;
+};
+
+struct SegmentChange {
+  std::string id;  // the "ms" key
+  ChangeKind kind = ChangeKind::changed;
+  std::optional<restore::SegmentSummary> a;
+  std::optional<restore::SegmentSummary> b;
+  std::vector<std::string> fields;  // "status", "size", "name", "base"
+};
+
+struct DiffResult {
+  ScannedSnapshot a;  // headers: files, descriptor, segments, tasks, shard locations
+  ScannedSnapshot b;
+  DiffCounts counts;
+  std::map<std::string, TenantDelta, std::less<>> tenants;
+  std::vector<SegmentChange> segments;
+  std::uint64_t shards_compared = 0;
+
+  [[nodiscard]] bool differs() const {
+    return counts.added + counts.removed + counts.changed > 0 || !segments.empty();
+  }
+};
+
+struct DiffOptions {
+  ScanOptions scan;  // restore_time_ms, max_payload_bytes, progress
+  unsigned threads = 1;
+};
+
+// Called in shard order, on the calling thread.
+using ChangeSink = std::function<void(const ObjectChange&)>;
+
+[[nodiscard]] util::Result<DiffResult> diff_snapshots(const DiffSide& a, const DiffSide& b, const DiffOptions& options,
+                                                      const ChangeSink& sink);
+
+}  // namespace moonquota::inspect

@@ -1,0 +1,77 @@
+#include "inspect/verify_findings.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
+namespace moonquota::inspect {
+
+bool finding_before(const VerifyFinding& a, const VerifyFinding& b) {
+  if (a.shard.has_value() != b.shard.has_value()) return !a.shard.has_value();
+  const std::uint64_t ra = a.replica_id.value_or(0);
+  const std::uint64_t rb = b.replica_id.value_or(0);
+  return std::tie(a.shard, a.entry, ra, a.location, a.rule, a.message) <
+         std::tie(b.shard, b.entry, rb, b.location, b.rule, b.message);
+}
+
+void FindingCollector::trim(std::vector<VerifyFinding>& kept) const {
+  std::sort(kept.begin(), kept.end(), finding_before);
+  if (kept.size() > m_cap) kept.resize(m_cap);
+}
+
+void FindingCollector::add(VerifyFinding finding) {
+  RuleCount& count = m_counts[finding.rule];
+  count.severity = std::max(count.severity, finding.severity);
+  ++count.count;
+  auto& kept = m_kept[finding.rule];
+  kept.push_back(std::move(finding));
+  if (kept.size() >= 2 * m_cap + 16) trim(kept);  // amortised: keeps the cap smallest
+}
+
+void FindingCollector::add_model_finding(const model::Finding& finding, const std::string& rule) {
+  VerifyFinding f;
+  f.severity = finding.severity;
+  f.rule = rule;
+  f.message = finding.message;
+  const std::string_view loc = finding.location;
+  std::uint32_t shard = 0;
+  if (loc.rfind("shard ", 0) == 0) {
+    auto [ptr, ec] = std::from_chars(loc.data() + 6, loc.data() + loc.size(), shard);
+    if (ec == std::errc() && ptr == loc.data() + loc.size()) f.shard = shard;
+  }
+  if (!f.shard) f.location = finding.location;
+  add(std::move(f));
+}
+
+void FindingCollector::merge(FindingCollector&& other) {
+  for (auto& [rule, count] : other.m_counts) {
+    RuleCount& mine = m_counts[rule];
+    mine.severity = std::max(mine.severity, count.severity);
+    mine.count += count.count;
+  }
+  for (auto& [rule, kept] : other.m_kept) {
+    auto& mine = m_kept[rule];
+    for (auto& f : kept) mine.push_back(std::move(f));
+    trim(mine);
+  }
+  other.m_counts.clear();
+  other.m_kept.clear();
+}
+
+std::vector<VerifyFinding> FindingCollector::sorted() {
+  std::vector<VerifyFinding> out;
+  for (auto& [rule, kept] : m_kept) {
+    trim(kept);
+    out.insert(out.end(), kept.begin(), kept.end());
+  }
+  std::sort(out.begin(), out.end(), finding_before);
+  return out;
+}
+
+std::uint64_t FindingCollector::count(model::Severity severity) const {
+  std::uint64_t n = 0;
+  for (const auto& [rule, c] : m_counts) n += c.severity == severity ? c.count : 0;
+  return n;
+}
+
+}  // namespace moonquota::inspect

@@ -1,0 +1,50 @@
+// JSON building blocks shared by the snapshot-inspect renderers. Every byte string that is not
+// valid UTF-8 keeps its exact bytes in a sibling "<field>_hex"; the JSON text replaces invalid
+// bytes by U+FFFD (dump_inspect_json). Integers are exact; ids are numbers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "inspect/snapshot_scan.hpp"
+#include "inspect/snapshot_select.hpp"
+#include "model/snapshot_types.hpp"
+#include "restore/restored_state.hpp"
+#include "util/checked_math.hpp"
+
+namespace moonquota::report {
+
+using Json = nlohmann::ordered_json;
+
+enum class OutputFormat { text, json, ndjson };
+
+// What every snapshot-inspect report names: the snapshot read and the master's verdict.
+struct InspectContext {
+  inspect::SelectedSnapshot selected;
+  inspect::MasterVerdict verdict;
+  std::uint64_t restore_time_ms = 0;
+};
+
+// j[field] = bytes, plus j[field + "_hex"] when the bytes are not UTF-8.
+void put_bytes(Json& j, const std::string& field, std::string_view bytes);
+
+[[nodiscard]] Json replica_json(const model::Replica& replica);
+[[nodiscard]] Json object_record_json(const model::ObjectRecord& object);  // lossless
+[[nodiscard]] Json descriptor_json(const std::optional<model::SnapshotDescriptor>& descriptor);
+[[nodiscard]] Json files_json(const inspect::ScannedSnapshot& snapshot);
+// `full`: allocator state with node tables as hex (lossless dump); otherwise a summary.
+[[nodiscard]] Json segment_json(const model::MountedSegment& segment, bool full);
+[[nodiscard]] Json task_json(const model::TaskRecord& task);
+[[nodiscard]] Json discarded_json(const model::DiscardedItem& item);
+[[nodiscard]] Json drops_json(const restore::DropCounts& dropped);
+[[nodiscard]] Json source_json(const inspect::SelectedSnapshot& selected, const inspect::ScannedSnapshot& snapshot);
+[[nodiscard]] Json master_json(const inspect::MasterVerdict& verdict);
+[[nodiscard]] Json finding_counts_json(const model::Findings& findings);
+
+[[nodiscard]] std::uint64_t saturate(util::u128 value);
+
+// Text of one JSON value: `indent` < 0 gives one line (NDJSON).
+[[nodiscard]] std::string dump_inspect_json(const Json& j, int indent);
+
+}  // namespace moonquota::report
