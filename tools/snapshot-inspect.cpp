@@ -268,6 +268,7 @@ int run_verify(Flags& flags) {
   end_progress(flags);
   if (!result.ok()) return mq::tools::fail(k_tool, result.status());
   decide_verdict(p, result->snapshot);
+  spdlog::info("verify: {} bytes of replica ids spilled to the temporary file", result->spilled_bytes);
   ReportOutput output(flags.common.output);
   mq::report::render_verify(p.context, *result, output_format(flags), output.stream());
   return finish(output, result->failed() ? mq::tools::k_exit_found : mq::tools::k_exit_ok);

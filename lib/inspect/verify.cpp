@@ -202,7 +202,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
   MQ_RETURN_IF_ERROR(sets.replica_ids.status());
 
-  VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0};
+  VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0};
   FindingCollector& out = result.findings;
   for (auto& a : analyzers) {
     result.max_replica_id = std::max(result.max_replica_id, a->max_replica_id());
@@ -248,6 +248,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
     out.add({model::Severity::error, "master-rejects", std::nullopt, 0, {}, {}, std::nullopt, "snapshot",
              *result.snapshot.master_rejection});
   }
+  result.spilled_bytes = sets.replica_ids.bytes_written();
   result.listed = out.sorted();
   return result;
 }

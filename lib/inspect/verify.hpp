@@ -33,6 +33,7 @@ struct VerifyResult {
   FindingCollector findings;
   std::vector<VerifyFinding> listed;  // kept findings, sorted
   std::uint64_t max_replica_id = 0;
+  std::uint64_t spilled_bytes = 0;  // size of the temporary file of replica ids
 
   [[nodiscard]] bool failed() const { return findings.count(model::Severity::error) > 0; }
 };
