@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "source/embedded_catalog.hpp"
-#include "source/redis_catalog.hpp"
 #include "source/snapshot_id.hpp"
 
 namespace moonquota::inspect {
@@ -26,25 +25,13 @@ util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& se
     return out;
   }
   if (selection.store_dir.empty()) return Status::invalid_argument("one of --store or --snapshot-dir is required");
-  const bool redis = selection.catalog == "redis";
-  if (redis && selection.redis.empty()) return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
-  auto listing = redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
-                       : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
-  if (!listing.ok()) return listing.status();
-  if (redis && !fs::is_directory(listing->root, ec)) {
-    return Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
-  }
-  out.catalog_root = listing->root;
-  out.catalog_findings = listing->findings;
-  if (!listing->latest_error.empty()) {
-    out.catalog_findings.push_back({model::Severity::warning, listing->root + "latest.txt",
-                                    "GetLatest failed (" + listing->latest_error +
-                                        "): the master falls back to the listing"});
-  }
+  MQ_ASSIGN_OR_RETURN(const source::CatalogListing listing, restore::read_catalog(selection));
+  out.catalog_root = listing.root;
+  out.catalog_findings = listing.findings;
   if (selection.snapshot == "latest") {
-    out.candidates = source::restore_candidates(*listing);
+    out.candidates = source::restore_candidates(listing);
     if (out.candidates.empty()) {
-      return Status::not_found("the catalog under " + listing->root +
+      return Status::not_found("the catalog under " + listing.root +
                                " holds no snapshot candidate (the master starts EMPTY)");
     }
     out.snapshot_id = out.candidates.front();
@@ -55,9 +42,9 @@ util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& se
     }
     out.snapshot_id = selection.snapshot;
   }
-  out.snapshot_dir = listing->root + out.snapshot_id;
+  out.snapshot_dir = listing.root + out.snapshot_id;
   if (!fs::is_directory(out.snapshot_dir, ec)) {
-    return Status::not_found("no snapshot " + out.snapshot_id + " under " + listing->root);
+    return Status::not_found("no snapshot " + out.snapshot_id + " under " + listing.root);
   }
   return out;
 }

@@ -35,6 +35,23 @@ util::Status try_candidates(const std::string& root, const std::vector<std::stri
 
 }  // namespace
 
+util::Result<source::CatalogListing> read_catalog(const StoreSelection& selection) {
+  const bool redis = selection.catalog == "redis";
+  if (redis && selection.redis.empty()) return util::Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
+  auto listing = redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
+                       : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  if (!listing.ok()) return listing.status();
+  if (!listing->latest_error.empty()) {
+    listing->findings.push_back({model::Severity::warning, listing->root + "latest.txt",
+                                 "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
+  }
+  std::error_code ec;
+  if (redis && !fs::is_directory(listing->root, ec)) {
+    return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
+  }
+  return listing;
+}
+
 util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, const RestoreOptions& options) {
   RestoreOutcome outcome;
   if (!selection.snapshot_dir.empty()) {
@@ -53,37 +70,23 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {id}, options, outcome));
     return outcome;
   }
-  auto listing = selection.catalog == "redis"
-                     ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
-                     : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
-  if (!listing.ok()) return listing.status();
-  outcome.catalog_root = listing->root;
-  outcome.catalog_findings = listing->findings;
-  if (!listing->latest_error.empty()) {
-    outcome.catalog_findings.push_back({model::Severity::warning, listing->root + "latest.txt",
-                                        "GetLatest failed (" + listing->latest_error +
-                                            "): the master falls back to the listing"});
-  }
-  if (selection.catalog == "redis") {
-    std::error_code ec;
-    if (!fs::is_directory(listing->root, ec)) {
-      return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
-    }
-  }
+  MQ_ASSIGN_OR_RETURN(auto listing, read_catalog(selection));
+  outcome.catalog_root = listing.root;
+  outcome.catalog_findings = listing.findings;
   std::vector<std::string> candidates;
   if (selection.snapshot == "latest") {
-    candidates = source::restore_candidates(*listing);
+    candidates = source::restore_candidates(listing);
   } else {
     if (!source::is_valid_snapshot_id(selection.snapshot)) {
       return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
     }
     std::error_code ec;
-    if (!fs::is_directory(listing->root + selection.snapshot, ec)) {
-      return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing->root);
+    if (!fs::is_directory(listing.root + selection.snapshot, ec)) {
+      return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing.root);
     }
     candidates = {selection.snapshot};
   }
-  MQ_RETURN_IF_ERROR(try_candidates(listing->root, candidates, options, outcome));
+  MQ_RETURN_IF_ERROR(try_candidates(listing.root, candidates, options, outcome));
   return outcome;
 }
 

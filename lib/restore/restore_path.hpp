@@ -5,6 +5,7 @@
 #include <string>
 
 #include "restore/candidate_decoder.hpp"
+#include "source/embedded_catalog.hpp"
 #include "restore/restored_state.hpp"
 #include "util/status.hpp"
 
@@ -18,6 +19,11 @@ struct StoreSelection {
   std::string catalog = "embedded";         // --catalog embedded | redis
   std::string redis;                        // --redis HOST:PORT (catalog redis)
 };
+
+// The catalog of `selection` (embedded, or Redis with `catalog == "redis"`): the listing, with
+// a warning finding added when GetLatest failed. Errors: invalid_argument (redis without an
+// address), unavailable (Redis), not_found (no snapshot root), io_error.
+[[nodiscard]] util::Result<source::CatalogListing> read_catalog(const StoreSelection& selection);
 
 // Errors: only when nothing can be read at all (no store root, unreadable directory): NotFound
 // or IOError. Every candidate problem is part of the outcome, never an error.
