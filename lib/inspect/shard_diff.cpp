@@ -88,6 +88,12 @@ std::vector<std::string> changed_fields(const ObjectSummary& a, const ObjectSumm
     return fields;
   }
   if (a.size != b.size) fields.emplace_back("size");
+  // Fast path, the common case: the same replicas in the same order.
+  const bool same_order = std::equal(a.replicas.begin(), a.replicas.end(), b.replicas.begin(), b.replicas.end(),
+                                     [](const ReplicaSummary& x, const ReplicaSummary& y) {
+                                       return x.type == y.type && x.status == y.status && x.location == y.location;
+                                     });
+  if (same_order) return fields;
   if (replica_set(a) != replica_set(b)) {
     fields.emplace_back("replicas");
   } else if (status_set(a) != status_set(b)) {
