@@ -80,16 +80,18 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
 
 util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status, std::string_view body) {
   if (http_status && *http_status == 503) return error_body_status(http_status, json::object());
+  const std::string what =
+      "live tenant list" + (http_status ? " (HTTP " + std::to_string(*http_status) + ")" : std::string());
   json doc;
   try {
     doc = json::parse(body.begin(), body.end());
   } catch (const json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character; report a 0-based offset.
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    return util::Status::corruption("live tenant list" +
-                                    (http_status ? " (HTTP " + std::to_string(*http_status) + ")" : std::string()) +
-                                    ": body is not valid JSON at byte offset " + std::to_string(offset) + " of " +
-                                    std::to_string(body.size()));
+    return util::Status::corruption(what + ": body is not valid JSON at byte offset " + std::to_string(offset) +
+                                    " of " + std::to_string(body.size()));
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large even for a double
+    return util::Status::corruption(what + ": body is not usable JSON (" + e.what() + ")");
   }
   if (!doc.is_object()) return util::Status::corruption("live tenant list: body is not a JSON object");
   auto success = doc.find("success");
