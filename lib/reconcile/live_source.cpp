@@ -172,6 +172,10 @@ util::Result<LiveObservation> collect_live(const LiveRequest& request) {
     return util::Status::invalid_argument("give either --master or saved responses (--live-json / --live-metrics)");
   }
   if (request.samples < 1) return util::Status::invalid_argument("--samples must be at least 1");
+  if (files && request.samples > 1) {
+    return util::Status::invalid_argument(
+        "--samples applies to --master; with saved responses each --live-json / --live-metrics file is one sample");
+  }
   if (files) {
     MQ_RETURN_IF_ERROR(read_saved(request, obs));
   } else {

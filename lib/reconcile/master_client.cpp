@@ -46,6 +46,22 @@ util::Result<MasterAddress> parse_master_url(const std::string& url) {
   return out;
 }
 
+namespace {
+
+// httplib's own names ("Connection", "Read") say little to an operator.
+std::string describe(httplib::Error e) {
+  switch (e) {
+    case httplib::Error::Connection: return "connection failed (refused, unreachable or name not resolved)";
+    case httplib::Error::ConnectionTimeout: return "connect timed out";
+    case httplib::Error::Read: return "read failed (timed out, connection reset or body truncated)";
+    case httplib::Error::Write: return "write failed (connection reset)";
+    case httplib::Error::Canceled: return "canceled (response body too large)";
+    default: return httplib::to_string(e);
+  }
+}
+
+}  // namespace
+
 struct MasterClient::Impl {
   httplib::Client client;
   Impl(const MasterAddress& a, HttpTimeouts t) : client(a.host, a.port) {
@@ -65,7 +81,7 @@ MasterClient::~MasterClient() = default;
 util::Result<HttpAnswer> MasterClient::get(const std::string& path) {
   auto res = m_impl->client.Get(path);
   if (!res) {
-    return util::Status::unavailable("GET " + m_address.display + path + ": " + httplib::to_string(res.error()));
+    return util::Status::unavailable("GET " + m_address.display + path + ": " + describe(res.error()));
   }
   HttpAnswer answer;
   answer.status = res->status;

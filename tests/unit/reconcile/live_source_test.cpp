@@ -52,6 +52,16 @@ TEST(LiveSource, GenuineSavedResponsesAreConsistent) {
   }
 }
 
+TEST(LiveSource, SamplesFlagIsForTheMasterOnly) {
+  LiveRequest r;
+  r.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  r.samples = 3;
+  auto obs = collect_live(r);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::invalid_argument);
+  EXPECT_NE(obs.status().message().find("one sample"), std::string::npos) << obs.status().message();
+}
+
 TEST(LiveSource, SamplesAlternateAndTheMinimumIsTheSettledCharge) {
   StandInProcess stand_in({"--inflight", "alpha=4096"});
   ASSERT_TRUE(stand_in.running());
