@@ -160,9 +160,7 @@ int report_failure(const tools::CommonFlags& common, const mq::util::Status& sta
   return rc;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Audit a live Mooncake master's tenant quota charge against the table rebuilt from metadata"};
   app.name(k_tool);
   app.require_subcommand(0, 1);
@@ -233,4 +231,15 @@ int main(int argc, char** argv) {
   if (auto s = tools::emit_report(common, text.str()); !s.ok()) return tools::fail(k_tool, s);
   if (report.drift()) spdlog::warn("{} of {} tenants drift", report.counts.drift, report.counts.tenants);
   return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The library returns errors as values; an exception reaching here is a bug: exit 5, not abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return tools::fail(k_tool, mq::util::Status::internal(std::string("unexpected exception: ") + e.what()));
+  }
 }

@@ -14,6 +14,7 @@
 #include "report/reconcile_prom.hpp"
 #include "report/reconcile_text.hpp"
 #include "support/run_tool.hpp"
+#include "util/text_table.hpp"
 
 namespace moonquota::report {
 namespace {
@@ -171,6 +172,44 @@ TEST(ReconcileHtml, SelfContainedWellFormedWithChartAndARowPerTenant) {
     EXPECT_EQ(page.find("<script"), std::string::npos);
     EXPECT_NE(page.find("Team &quot;Q&quot; \\ x"), std::string::npos);
   }
+}
+
+// No network reference of any kind: the only URL in an attribute is the SVG namespace.
+void expect_no_external_reference(const std::string& page) {
+  for (const char* banned : {"src=", "href=", "url(", "@import", "<link", "<script", "<img", "<iframe", "<object",
+                             "<embed", "https://", "//cdn", "<base"}) {
+    EXPECT_EQ(page.find(banned), std::string::npos) << "found " << banned;
+  }
+  for (std::size_t p = 0; (p = page.find("=\"http", p)) != std::string::npos; ++p) {
+    EXPECT_EQ(page.compare(p - 5, 40, "xmlns=\"http://www.w3.org/2000/svg\" width"), 0) << page.substr(p - 20, 60);
+  }
+}
+
+TEST(ReconcileHtml, HostileTenantIdsAreEscapedAndTheSourceUrlIsOnlyText) {
+  auto report = every_verdict_report();
+  report.live.source = "http://127.0.0.1:9003";
+  report.tenants[0].tenant_id = "<script>alert(1)</script>&'";
+  report.tenants[1].tenant_id = std::string("raw\x01\xff\xfe", 6);  // control byte, not UTF-8
+  auto trends = three_runs(report);
+  std::ostringstream html;
+  render_reconcile_html(report, &trends, html);
+  const std::string page = html.str();
+  std::string why;
+  EXPECT_TRUE(well_formed(page, why)) << why;
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;"), std::string::npos);
+  EXPECT_NE(page.find("raw\\x01\\xff\\xfe"), std::string::npos);
+  EXPECT_TRUE(util::is_valid_utf8(page));
+  EXPECT_NE(page.find("<td>http://127.0.0.1:9003</td>"), std::string::npos);
+  expect_no_external_reference(page);
+  std::size_t rows = 0;
+  for (std::size_t p = 0; (p = page.find("<tr class=\"tenant\">", p)) != std::string::npos; ++p) ++rows;
+  EXPECT_EQ(rows, report.tenants.size());
+  std::ostringstream history;
+  render_history_html(trends, std::nullopt, history);
+  EXPECT_TRUE(well_formed(history.str(), why)) << why;
+  EXPECT_TRUE(util::is_valid_utf8(history.str()));
+  expect_no_external_reference(history.str());
 }
 
 TEST(ReconcileHistory, TextJsonAndHtml) {
