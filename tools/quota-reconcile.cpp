@@ -103,7 +103,9 @@ mq::util::Status finish_metadata(MetadataFlags& f, unsigned threads) {
 }
 
 void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
-  auto* master = app.add_option("--master", live.master_url, "Live master admin URL, http://HOST:PORT (metrics_port)");
+  auto* master = app.add_option("--master", live.master_urls,
+                                "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of "
+                                "an HA cell: a standby's 503 moves on to the next");
   auto* json = app.add_option("--live-json", live.list_files,
                               "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
   auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");

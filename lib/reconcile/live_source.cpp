@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <thread>
 
 #include "reconcile/live_checks.hpp"
@@ -24,34 +25,59 @@ std::uint64_t now_ms() {
           .count());
 }
 
+// The --master endpoints, one client each. `serving` is the one that last answered the list: its
+// /metrics is read in the same sample, never another endpoint's (a standby's has no tenant block).
+struct Endpoints {
+  std::vector<std::unique_ptr<MasterClient>> clients;
+  std::vector<std::string> skipped;  // per endpoint: why it was passed over last (503, refused...)
+  std::size_t serving = 0;
+};
+
 // One logical request with the retry policy. `classify` turns an HTTP answer into a result; an
-// `unavailable` result (503) is retried like a transport failure, anything else is final.
+// `unavailable` result (503) is retried like a transport failure, anything else is final. With
+// `rotate`, each retry goes to the next endpoint (an HA standby answers 503: try the others) and
+// the budget is `attempts` full rounds, backing off between rounds; without it only the serving
+// endpoint is asked.
 template <typename T, typename Classify>
-util::Result<T> fetch_with_retry(MasterClient& client, const std::string& path, const RetryPolicy& retry,
+util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::string& path, const RetryPolicy& retry,
                                  LiveObservation& obs, Classify classify) {
   util::Status last;
   std::uint32_t backoff_ms = retry.initial_backoff_ms;
-  const std::uint32_t attempts = std::max<std::uint32_t>(retry.attempts, 1);
-  for (std::uint32_t attempt = 1; attempt <= attempts; ++attempt) {
+  const std::size_t n = rotate ? endpoints.clients.size() : 1;
+  const std::size_t attempts = std::max<std::size_t>(retry.attempts, 1) * n;
+  std::size_t index = endpoints.serving;
+  for (std::size_t attempt = 1; attempt <= attempts; ++attempt) {
     if (attempt > 1) {
       ++obs.retries;
-      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-      backoff_ms = std::min(retry.max_backoff_ms, backoff_ms > retry.max_backoff_ms / 2 ? retry.max_backoff_ms
-                                                                                          : backoff_ms * 2);
+      if (rotate) index = (index + 1) % endpoints.clients.size();
+      if ((attempt - 1) % n == 0) {  // a full round failed: back off before the next one
+        std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+        backoff_ms = std::min(retry.max_backoff_ms, backoff_ms > retry.max_backoff_ms / 2 ? retry.max_backoff_ms
+                                                                                            : backoff_ms * 2);
+      }
     }
     ++obs.requests;
+    auto& client = *endpoints.clients[index];
     auto answer = client.get(path);
     if (!answer.ok()) {
       ++obs.transport_failures;
       last = answer.status();
+      endpoints.skipped[index] = answer.status().message();
       continue;
     }
     if (answer->status == 503) ++obs.unavailable_answers;
     util::Result<T> result = classify(*answer);
-    if (result.ok() || result.status().code() != util::StatusCode::unavailable) return result;
-    last = result.status();
+    if (result.ok() || result.status().code() != util::StatusCode::unavailable) {
+      endpoints.serving = index;
+      return result;
+    }
+    last = endpoints.clients.size() > 1 ? result.status().with_context(client.address().display + path)
+                                        : result.status();
+    endpoints.skipped[index] = last.message();
   }
-  return last.with_context("after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s"));
+  std::string context = "after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s");
+  if (n > 1) context += " over " + std::to_string(n) + " master endpoints, none serving; the last";
+  return last.with_context(context);
 }
 
 util::Result<std::string> read_response_file(const std::string& path) {
@@ -73,20 +99,28 @@ util::Result<LiveReading> metrics_reading(std::string_view body, std::string ori
 }
 
 util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
-  MQ_ASSIGN_OR_RETURN(auto address, parse_master_url(request.master_url));
-  MasterClient client(address, request.timeouts);
-  obs.source = address.display;
+  Endpoints endpoints;
+  for (const auto& url : request.master_urls) {
+    MQ_ASSIGN_OR_RETURN(auto address, parse_master_url(url));
+    endpoints.clients.push_back(std::make_unique<MasterClient>(address, request.timeouts));
+  }
+  endpoints.skipped.resize(endpoints.clients.size());
   for (std::uint32_t k = 0; k < request.samples; ++k) {
     if (k > 0) std::this_thread::sleep_for(std::chrono::milliseconds(request.interval_ms));
     const std::uint64_t list_at = now_ms();
     auto rows = fetch_with_retry<std::vector<LiveTenant>>(
-        client, k_list_path, request.retry, obs,
+        endpoints, true, k_list_path, request.retry, obs,
         [](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body); });
-    if (!rows.ok()) return rows.status().with_context(address.display + k_list_path);
+    const std::string& display = endpoints.clients[endpoints.serving]->address().display;
+    if (!rows.ok()) {
+      if (rows.status().code() == util::StatusCode::unavailable && endpoints.clients.size() > 1) return rows.status();
+      return rows.status().with_context(display + k_list_path);
+    }
+    obs.source = display;
     obs.readings.push_back({ReadingKind::list, k, list_at, k_list_path, std::move(*rows), std::nullopt});
     if (!request.use_metrics) continue;
     const std::uint64_t metrics_at = now_ms();
-    auto reading = fetch_with_retry<LiveReading>(client, k_metrics_path, request.retry, obs,
+    auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, obs,
                                                  [&](const HttpAnswer& a) -> util::Result<LiveReading> {
                                                    if (a.status == 503) {
                                                      return util::Status::unavailable("/metrics answered 503");
@@ -97,8 +131,13 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
                                                    }
                                                    return metrics_reading(a.body, k_metrics_path, k, metrics_at);
                                                  });
-    if (!reading.ok()) return reading.status().with_context(address.display + k_metrics_path);
+    if (!reading.ok()) return reading.status().with_context(display + k_metrics_path);
     obs.readings.push_back(std::move(*reading));
+  }
+  for (std::size_t i = 0; i < endpoints.clients.size(); ++i) {
+    if (endpoints.skipped[i].empty()) continue;
+    obs.findings.push_back({model::Severity::info, endpoints.clients[i]->address().display,
+                            "passed over at least once: " + endpoints.skipped[i]});
   }
   return {};
 }
@@ -168,7 +207,7 @@ std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readin
 util::Result<LiveObservation> collect_live(const LiveRequest& request) {
   LiveObservation obs;
   const bool files = !request.list_files.empty() || !request.metrics_files.empty();
-  if (request.master_url.empty() == !files) {
+  if (request.master_urls.empty() == !files) {
     return util::Status::invalid_argument("give either --master or saved responses (--live-json / --live-metrics)");
   }
   if (request.samples < 1) return util::Status::invalid_argument("--samples must be at least 1");
@@ -196,7 +235,8 @@ util::Result<LiveObservation> collect_live(const LiveRequest& request) {
         "off, or a listing/capacity failure at scrape time)");
   }
   obs.tenants = fold_readings(obs.readings);
-  obs.findings = check_live_observation(obs);
+  auto checks = check_live_observation(obs);  // after the endpoint notes of sample_master
+  obs.findings.insert(obs.findings.end(), checks.begin(), checks.end());
   return obs;
 }
 

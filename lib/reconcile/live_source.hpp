@@ -3,7 +3,10 @@
 //
 // Retries: a transport failure (refused, timeout, reset, truncated body) or a 503 is retried up to
 // `retry.attempts` times in all, with exponential backoff (initial, doubled, capped); after that
-// the request fails with `unavailable` (exit 4). A 409 -1011 (multi-tenancy off) or a malformed
+// the request fails with `unavailable` (exit 4). With several --master endpoints (the replicas of
+// an HA cell) each retry of the list goes to the next endpoint, so a standby's 503 moves on to the
+// leader; the budget is then `attempts` rounds over all endpoints, backing off between rounds,
+// and /metrics is read from the endpoint that answered the list. A 409 -1011 (multi-tenancy off) or a malformed
 // 200 is final at once (exit 3). /metrics is fetched only after the list answered 200 in that
 // sample, so a standby's metrics (no tenant block) are never compared (§3).
 #pragma once
@@ -27,7 +30,7 @@ struct RetryPolicy {
 };
 
 struct LiveRequest {
-  std::string master_url;                     // --master; empty with saved responses
+  std::vector<std::string> master_urls;       // --master (repeatable: HA replicas); empty with saved responses
   std::vector<std::string> list_files;        // --live-json (repeatable: one reading each)
   std::vector<std::string> metrics_files;     // --live-metrics (repeatable)
   bool use_metrics = true;                    // false: --no-metrics (list only)

@@ -14,7 +14,7 @@ using testing::StandInProcess;
 
 LiveRequest fast_request(const std::string& url) {
   LiveRequest r;
-  r.master_url = url;
+  r.master_urls = {url};
   r.interval_ms = 1;
   r.retry = {4, 5, 20};
   r.timeouts = {500, 1000};
@@ -86,6 +86,46 @@ TEST(LiveSource, UnavailableThenRecovery) {
   EXPECT_EQ(obs->unavailable_answers, 2u);
   EXPECT_EQ(obs->retries, 2u);
   EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+// An HA cell: the first endpoint is a standby (503 for ever), the second the serving leader. The
+// list moves on to the leader, and /metrics is read from the leader, never from the standby.
+TEST(LiveSource, SeveralEndpointsFindTheServingLeader) {
+  StandInProcess standby({"--unavailable-first", "100000", "--drift", "alpha=999"});
+  StandInProcess leader({"--drift", "beta=4096"});
+  ASSERT_TRUE(standby.running() && leader.running());
+  auto request = fast_request(standby.url());
+  request.master_urls.push_back(leader.url());
+  request.samples = 2;
+  auto obs = collect_live(request);
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->source, leader.url());
+  EXPECT_EQ(obs->unavailable_answers, 1u) << "after the first round the leader is asked first";
+  ASSERT_EQ(obs->readings.size(), 4u);
+  for (const auto& r : obs->readings) {
+    if (r.kind == ReadingKind::metrics) {
+      EXPECT_TRUE(r.metrics->block_present) << "a standby's /metrics was used";
+    }
+  }
+  EXPECT_EQ(find(*obs, "beta").min_charged_bytes, 2162688u + 4096u);
+  EXPECT_EQ(find(*obs, "alpha").max_charged_bytes, 840257u);
+  bool noted = false;
+  for (const auto& f : obs->findings) noted = noted || (f.location == standby.url() && f.severity == model::Severity::info);
+  EXPECT_TRUE(noted) << "the report says the standby was passed over";
+}
+
+TEST(LiveSource, EveryEndpointUnavailableIsUnavailableNamingTheRounds) {
+  StandInProcess a({"--unavailable-first", "100000"});
+  const std::string down = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  ASSERT_TRUE(a.running());
+  auto request = fast_request(a.url());
+  request.master_urls.push_back(down);
+  request.retry = {3, 1, 4};
+  auto obs = collect_live(request);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("after 6 attempts over 2 master endpoints"), std::string::npos)
+      << obs.status().message();
 }
 
 TEST(LiveSource, UnavailableBeyondTheRetryBudgetIsUnavailable) {

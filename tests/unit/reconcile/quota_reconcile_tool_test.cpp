@@ -84,6 +84,17 @@ TEST(QuotaReconcileTool, StandbyAfterRetriesExitsFour) {
   EXPECT_NE(run.err.find("service plane is not active"), std::string::npos) << run.err;
 }
 
+TEST(QuotaReconcileTool, StandbyThenLeaderEndpointsReconcileTheLeader) {
+  StandInProcess standby({"--unavailable-first", "100000"});
+  StandInProcess leader({});
+  ASSERT_TRUE(standby.running() && leader.running());
+  auto run = run_tool("quota-reconcile", args_for(standby.url(), {"--master", leader.url(), "--format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["live"]["source"], leader.url());
+  EXPECT_EQ(j["summary"]["match"], 6);
+}
+
 TEST(QuotaReconcileTool, MasterDownExitsFourAndPromSaysSo) {
   const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
   auto run = run_tool("quota-reconcile", args_for(url, {"--format", "prom"}));

@@ -76,7 +76,7 @@ TEST(GenuineLive, PreActivationResponsesCannotBeReconciled) {
 TEST(GenuineLive, MetadataErrorsComeFirst) {
   auto r = genuine_request();
   r.metadata.policy_file = "/nonexistent/policy.yaml";
-  r.live.master_url = "http://127.0.0.1:1";
+  r.live.master_urls = {"http://127.0.0.1:1"};
   auto report = run_reconcile(r);
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().code(), util::StatusCode::unavailable) << "no request is made for refused metadata";
