@@ -59,6 +59,7 @@ util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::s
     ++obs.requests;
     auto& client = *endpoints.clients[index];
     auto answer = client.get(path);
+    if (!answer.ok() && answer.status().code() != util::StatusCode::unavailable) return answer.status();
     if (!answer.ok()) {
       ++obs.transport_failures;
       last = answer.status();

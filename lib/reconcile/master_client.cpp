@@ -73,19 +73,35 @@ struct MasterClient::Impl {
   }
 };
 
-MasterClient::MasterClient(MasterAddress address, HttpTimeouts timeouts)
-    : m_address(std::move(address)), m_impl(std::make_unique<Impl>(m_address, timeouts)) {}
+MasterClient::MasterClient(MasterAddress address, HttpTimeouts timeouts, std::uint64_t max_body_bytes)
+    : m_address(std::move(address)),
+      m_max_body_bytes(max_body_bytes),
+      m_impl(std::make_unique<Impl>(m_address, timeouts)) {}
 
 MasterClient::~MasterClient() = default;
 
 util::Result<HttpAnswer> MasterClient::get(const std::string& path) {
-  auto res = m_impl->client.Get(path);
+  // The body goes through a receiver so a huge answer is cut off instead of filling memory.
+  std::string body;
+  bool too_large = false;
+  auto res = m_impl->client.Get(path, [&](const char* data, std::size_t length) {
+    if (body.size() + length > m_max_body_bytes) {
+      too_large = true;
+      return false;
+    }
+    body.append(data, length);
+    return true;
+  });
+  if (too_large) {
+    return util::Status::corruption("GET " + m_address.display + path + ": response body larger than " +
+                                    std::to_string(m_max_body_bytes) + " bytes");
+  }
   if (!res) {
     return util::Status::unavailable("GET " + m_address.display + path + ": " + describe(res.error()));
   }
   HttpAnswer answer;
   answer.status = res->status;
-  answer.body = std::move(res->body);
+  answer.body = std::move(body);
   answer.content_type = res->get_header_value("Content-Type");
   return answer;
 }

@@ -25,6 +25,9 @@ struct HttpTimeouts {
   std::uint32_t read_timeout_ms = 5000;
 };
 
+// Largest response body accepted (a 1,000-tenant /metrics is about 400 KB).
+inline constexpr std::uint64_t k_default_max_body_bytes = 256ull << 20;
+
 struct HttpAnswer {
   int status = 0;
   std::string body;
@@ -33,13 +36,14 @@ struct HttpAnswer {
 
 class MasterClient {
  public:
-  MasterClient(MasterAddress address, HttpTimeouts timeouts);
+  MasterClient(MasterAddress address, HttpTimeouts timeouts, std::uint64_t max_body_bytes = k_default_max_body_bytes);
   ~MasterClient();
   MasterClient(const MasterClient&) = delete;
   MasterClient& operator=(const MasterClient&) = delete;
 
   // One GET of `path` (e.g. "/metrics"); any HTTP status is an answer. Errors: unavailable for
-  // transport failures (connection refused, timeout, reset, truncated body), naming the cause.
+  // transport failures (connection refused, timeout, reset, truncated body), naming the cause;
+  // corruption for a body larger than `max_body_bytes` (a bad live response, not retried).
   [[nodiscard]] util::Result<HttpAnswer> get(const std::string& path);
 
   [[nodiscard]] const MasterAddress& address() const { return m_address; }
@@ -47,6 +51,7 @@ class MasterClient {
  private:
   struct Impl;
   MasterAddress m_address;
+  std::uint64_t m_max_body_bytes;
   std::unique_ptr<Impl> m_impl;
 };
 

@@ -63,6 +63,21 @@ TEST(MasterClient, GetsTheStandInsMetrics) {
   auto missing = client.get("/api/v1/tenant_quotas?tenant_id=no-such-tenant");
   ASSERT_TRUE(missing.ok());
   EXPECT_EQ(missing->status, 404);
+  EXPECT_NE(missing->body.find("\"error_code\":-704"), std::string::npos) << "error bodies are read too";
+}
+
+TEST(MasterClient, AnOversizedBodyIsCutOffAsABadResponse) {
+  testing::StandInProcess stand_in({});
+  ASSERT_TRUE(stand_in.running());
+  auto address = parse_master_url(stand_in.url());
+  ASSERT_TRUE(address.ok());
+  MasterClient small(*address, HttpTimeouts{}, 512);
+  auto r = small.get("/metrics");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(r.status().message().find("larger than 512 bytes"), std::string::npos) << r.status().message();
+  MasterClient enough(*address, HttpTimeouts{}, 1 << 20);
+  EXPECT_TRUE(enough.get("/metrics").ok());
 }
 
 }  // namespace
