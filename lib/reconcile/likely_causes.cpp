@@ -16,6 +16,9 @@ void add_common_evidence(const TenantDiff& d, const DiffContext& ctx, std::vecto
   if (d.live && d.live_max_charged_bytes > d.live_charged_bytes) {
     out.push_back("charge varied by " + std::to_string(d.live_max_charged_bytes - d.live_charged_bytes) +
                   " bytes across samples: writes in flight");
+  } else if (d.live && d.live->readings_present > 2) {
+    out.push_back("charge identical in all " + std::to_string(d.live->readings_present) +
+                  " readings: a write in flight would have to span every sample");
   }
   if (ctx.metadata_age_ms && (*ctx.metadata_age_ms > 1000 || *ctx.metadata_age_ms < -1000)) {
     out.push_back(age_text(*ctx.metadata_age_ms) + ": traffic since the snapshot changes the charge");

@@ -43,6 +43,8 @@ void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
   out << "live:      " << r.live.source << ", " << r.live.samples << " sample" << (r.live.samples == 1 ? "" : "s")
       << " (" << r.live.readings.size() << " readings";
   if (r.live.requests > 0) out << ", " << r.live.requests << " requests, " << r.live.retries << " retries";
+  if (r.live.unavailable_answers > 0) out << ", " << r.live.unavailable_answers << " answered 503";
+  if (r.live.transport_failures > 0) out << ", " << r.live.transport_failures << " transport failures";
   out << ")";
   if (r.live.first_sample_ms) out << ", sampled at " << *r.live.first_sample_ms << " ms";
   out << "\n";
