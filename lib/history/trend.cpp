@@ -1,6 +1,7 @@
 #include "history/trend.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <map>
 
 #include "history/history_store.hpp"
@@ -29,7 +30,9 @@ std::optional<double> slope_per_hour(const std::vector<TrendPoint>& pts) {
   const double n = static_cast<double>(pts.size());
   const double denom = n * sxx - sx * sx;
   if (denom <= 0) return std::nullopt;
-  return (n * sxy - sx * sy) / denom;
+  // Whole bytes per hour: every renderer then shows the same number (and never "-0").
+  const double rate = std::round((n * sxy - sx * sy) / denom);
+  return rate == 0 ? 0.0 : rate;
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ struct TenantTrend {
   std::uint32_t streak_runs = 0;    // latest consecutive runs outside tolerance with one sign
   int streak_sign = 0;              // +1 live over, -1 live under, 0 none
   bool persistent = false;
-  std::optional<double> rate_bytes_per_hour;
+  std::optional<double> rate_bytes_per_hour;  // rounded to whole bytes per hour
 };
 
 struct TrendTable {

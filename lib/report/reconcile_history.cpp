@@ -100,7 +100,7 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                        {"streak_runs", t.streak_runs},
                        {"streak_sign", t.streak_sign},
                        {"persistent", t.persistent},
-                       {"rate_bytes_per_hour", t.rate_bytes_per_hour ? nlohmann::ordered_json(*t.rate_bytes_per_hour)
+                       {"rate_bytes_per_hour", t.rate_bytes_per_hour ? nlohmann::ordered_json(static_cast<std::int64_t>(*t.rate_bytes_per_hour))
                                                                      : nlohmann::ordered_json(nullptr)},
                        {"points", std::move(points)}});
   }

@@ -80,7 +80,9 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
     t["persistent"] = trend != nullptr && trend->persistent;
     t["streak_runs"] = trend != nullptr ? trend->streak_runs : 0;
     t["rate_bytes_per_hour"] =
-        trend != nullptr && trend->rate_bytes_per_hour ? ordered_json(*trend->rate_bytes_per_hour) : ordered_json(nullptr);
+        trend != nullptr && trend->rate_bytes_per_hour
+            ? ordered_json(static_cast<std::int64_t>(*trend->rate_bytes_per_hour))
+            : ordered_json(nullptr);
   }
   return t;
 }

@@ -76,10 +76,8 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
     for (const auto& d : r.tenants) {
       const auto* t = trends->find(d.tenant_id);
       if (t == nullptr || !t->rate_bytes_per_hour) continue;
-      std::ostringstream v;
-      v.precision(17);
-      v << *t->rate_bytes_per_hour;
-      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(d.tenant_id) << " " << v.str() << "\n";
+      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(d.tenant_id) << " "
+          << static_cast<std::int64_t>(*t->rate_bytes_per_hour) << "\n";
     }
   }
   family(out, "tenants", "Tenants per verdict");

@@ -226,6 +226,8 @@ TEST(ReconcileHistory, TextJsonAndHtml) {
   ASSERT_EQ(j["tenants"].size(), 1u);
   EXPECT_EQ(j["tenants"][0]["persistent"], true);
   EXPECT_EQ(j["tenants"][0]["points"].size(), 3u);
+  EXPECT_TRUE(j["tenants"][0]["rate_bytes_per_hour"].is_number_integer()) << "whole bytes/hour, same in every format";
+  EXPECT_EQ(j["tenants"][0]["rate_bytes_per_hour"], 4096);
   std::string why;
   EXPECT_TRUE(well_formed(html.str(), why)) << why;
 }
