@@ -1,6 +1,8 @@
 #include "history/trend.hpp"
 
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <map>
 
@@ -103,8 +105,18 @@ util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t n
   return now_ms - age;
 }
 
-util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run, std::uint32_t persistence_runs) {
-  MQ_ASSIGN_OR_RETURN(auto store, HistoryStore::open(db_dir));
+util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run, std::uint32_t persistence_runs,
+                                            std::uint32_t lock_wait_ms) {
+  // Overlapping runs (a slow cron job and the next one) share the store: RocksDB's LOCK lets one
+  // process in at a time, so wait for it instead of losing this run.
+  auto opened = HistoryStore::open(db_dir);
+  for (std::uint32_t waited = 0; !opened.ok() && opened.status().code() == util::StatusCode::io_error &&
+                                 opened.status().message().find("lock") != std::string::npos && waited < lock_wait_ms;
+       waited += 50) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    opened = HistoryStore::open(db_dir);
+  }
+  MQ_ASSIGN_OR_RETURN(auto store, std::move(opened));
   MQ_RETURN_IF_ERROR(store->append(run));
   MQ_ASSIGN_OR_RETURN(auto runs, store->runs(0));
   return analyse_trends(runs, persistence_runs);

@@ -45,8 +45,10 @@ struct TrendTable {
 [[nodiscard]] util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t now_ms);
 
 // Opens (creating) the store in `db_dir`, appends `run` durably, reads every run back and returns
-// the trends including it. Errors: those of HistoryStore.
+// the trends including it. While another process holds the store's lock it retries for up to
+// `lock_wait_ms`. Errors: those of HistoryStore (io_error naming the lock after the wait).
 [[nodiscard]] util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run,
-                                                          std::uint32_t persistence_runs);
+                                                          std::uint32_t persistence_runs,
+                                                          std::uint32_t lock_wait_ms = 10'000);
 
 }  // namespace moonquota::history

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "support/run_tool.hpp"
 #include "support/snapshot_test_support.hpp"
@@ -75,6 +77,24 @@ TEST(HistoryStore, RecordAndAnalyseFindsAPersistentLeak) {
       EXPECT_NEAR(*t->tenants[0].rate_bytes_per_hour, 100.0, 1e-6);
     }
   }
+}
+
+// Two runs at once (overlapping cron jobs): the second waits for the store's lock, then records.
+TEST(HistoryStore, RecordWaitsForAStoreHeldByAnotherRun) {
+  test::TempDir dir;
+  auto holder = HistoryStore::open(dir.str());
+  ASSERT_TRUE(holder.ok()) << holder.status().message();
+  auto blocked = record_and_analyse(dir.str(), make_run(1000, 1, 0), 3, 100);
+  ASSERT_FALSE(blocked.ok()) << "RocksDB lets one opener in at a time";
+  EXPECT_EQ(blocked.status().code(), util::StatusCode::io_error);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    holder->reset();
+  });
+  auto waited = record_and_analyse(dir.str(), make_run(2000, 1, 0), 3, 5000);
+  release.join();
+  ASSERT_TRUE(waited.ok()) << waited.status().message();
+  EXPECT_EQ(waited->run_times_ms.size(), 1u);
 }
 
 // A process killed at any point never corrupts the store nor loses a committed run. The child
