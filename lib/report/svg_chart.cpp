@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <vector>
 
 #include "report/reconcile_html.hpp"
 #include "util/text_table.hpp"
@@ -30,6 +31,15 @@ std::string num(double v) {
   return buf;
 }
 
+// At most 24 bytes of a UTF-8 name, cut on a code point boundary; other names whole (html_escape
+// turns their bytes into \xNN text).
+std::string legend_name(const std::string& name) {
+  if (name.size() <= 24 || !util::is_valid_utf8(name)) return name;
+  std::size_t cut = 24;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return name.substr(0, cut) + "...";
+}
+
 }  // namespace
 
 void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out) {
@@ -51,7 +61,9 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     return k_left + plot_w * static_cast<double>(t - t_min) / static_cast<double>(t_max - t_min);
   };
   auto y_of = [&](std::int64_t d) {
-    return k_top + plot_h * (1.0 - static_cast<double>(d - d_min) / static_cast<double>(d_max - d_min));
+    // In double: d - d_min can exceed int64 when deltas of both signs are near 2^63.
+    const double lo = static_cast<double>(d_min), hi = static_cast<double>(d_max);
+    return k_top + plot_h * (1.0 - (static_cast<double>(d) - lo) / (hi - lo));
   };
   out << "<svg id=\"drift-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << k_width << "\" height=\"" << k_height
       << "\" viewBox=\"0 0 " << k_width << " " << k_height << "\" role=\"img\" aria-label=\"delta bytes per run\">\n";
@@ -60,8 +72,16 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
       << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
   out << "<line x1=\"" << k_left << "\" x2=\"" << k_left + plot_w << "\" y1=\"" << num(y_of(0)) << "\" y2=\""
       << num(y_of(0)) << "\" stroke=\"#666\" stroke-dasharray=\"4 3\"/>\n";
-  for (std::int64_t tick : {d_max, std::int64_t{0}, d_min}) {
-    out << "<text x=\"" << k_left - 6 << "\" y=\"" << num(y_of(tick) + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
+  // Labels for the top, the bottom and the zero line; the zero label only when it does not
+  // overlap the others (a small negative range put "0 B" on top of "-400 B").
+  std::vector<double> label_ys;
+  for (std::int64_t tick : {d_max, d_min, std::int64_t{0}}) {
+    const double y = y_of(tick);
+    bool clear = true;
+    for (double other : label_ys) clear = clear && (y - other > 13 || other - y > 13);
+    if (!clear) continue;
+    label_ys.push_back(y);
+    out << "<text x=\"" << k_left - 6 << "\" y=\"" << num(y + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
         << (tick > 0 ? "+" : "") << tick << " B</text>\n";
   }
   out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc(t_min) << " UTC</text>\n";
@@ -84,7 +104,7 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     const double ly = k_top + 14.0 * static_cast<double>(i) + 8;
     out << "<rect x=\"" << k_width - k_right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\"/>"
         << "<text x=\"" << k_width - k_right + 28 << "\" y=\"" << ly + 1 << "\" font-size=\"11\" stroke=\"none\" fill=\"#222\">"
-        << html_escape(util::printable(s.name).substr(0, 24)) << "</text></g>\n";
+        << html_escape(legend_name(s.name)) << "</text></g>\n";
   }
   out << "</svg>\n";
 }

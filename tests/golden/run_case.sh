@@ -3,15 +3,36 @@
 # `args` is one line of arguments; the first word is the tool name. Paths in it are relative to
 # the source tree, where the tool runs. stdout and the exit code must match exactly.
 # UPDATE_GOLDEN=1 rewrites the expectations instead of comparing.
+# Optional, for quota-reconcile against a live master: `stand_in_args` starts the test-support
+# master-stand-in with those arguments on a free loopback port, replaces @MASTER@ in `args` with its
+# URL and stops it afterwards; `normalize.sed` is applied to stdout before the comparison (run-time
+# values such as the port, the sample time and the metadata age).
 # Usage: run_case.sh TOOLS_DIR SOURCE_DIR CASE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"; case_dir="$3"
 read -r -a argv < "$case_dir/args"
 tool="${argv[0]}"
-actual_out="$(mktemp)"; actual_err="$(mktemp)"
-trap 'rm -f "$actual_out" "$actual_err"' EXIT
+actual_out="$(mktemp)"; actual_err="$(mktemp)"; url_file="$(mktemp)"
+stand_in_pid=""
+cleanup() {
+  if [[ -n "$stand_in_pid" ]]; then kill "$stand_in_pid" 2>/dev/null; wait "$stand_in_pid" 2>/dev/null; fi
+  rm -f "$actual_out" "$actual_err" "$url_file"
+}
+trap cleanup EXIT
+if [[ -f "$case_dir/stand_in_args" ]]; then
+  read -r -a stand_in_argv < "$case_dir/stand_in_args"
+  (cd "$source_dir" && exec "$tools_dir/master-stand-in" "${stand_in_argv[@]}" >"$url_file") &
+  stand_in_pid=$!
+  for _ in $(seq 1 200); do [[ -s "$url_file" ]] && break; sleep 0.05; done
+  url="$(head -n 1 "$url_file")"
+  [[ "$url" == http://127.0.0.1:* ]] || { echo "master-stand-in did not start"; exit 1; }
+  argv=("${argv[@]//@MASTER@/$url}")
+fi
 (cd "$source_dir" && "$tools_dir/$tool" "${argv[@]:1}" >"$actual_out" 2>"$actual_err")
 rc=$?
+if [[ -f "$case_dir/normalize.sed" ]]; then
+  sed -E -i -f "$case_dir/normalize.sed" "$actual_out"
+fi
 if [[ "${UPDATE_GOLDEN:-0}" == "1" ]]; then
   cp "$actual_out" "$case_dir/expected_stdout"
   echo "$rc" > "$case_dir/expected_exit_code"

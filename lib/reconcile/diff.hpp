@@ -1,0 +1,70 @@
+// Per-tenant comparison of the rebuilt account table with what the live master reports, and the
+// contract's verdicts (cli-contract.md quota-reconcile/1; live-master-api.md §8.6).
+//
+// Rows: the union of metadata rows (tenants with objects or a policy) and live tenants, bytewise.
+// expected = rebuilt charged_bytes; live = the per-tenant minimum over every reading (in-flight
+// writes only add charge, so the minimum is the best estimate of the settled charge);
+// delta = live - expected (signed; both sides are <= 2^63-1, so it is exact).
+//   missing_live     metadata shows the tenant visible (policy or charge) and the master omits it
+//   missing_metadata the master lists the tenant and metadata has no row for it
+//   live_over/under  |delta| > tolerance
+//   flags_mismatch   charge within tolerance, but admission_closed, has_explicit_policy or
+//                    effective_quota_bytes differ
+//   match            everything agrees (a delta within tolerance is still reported); also an
+//                    invisible metadata row (no policy, charged 0) that the master omits
+// within_tolerance = |delta| <= tolerance. A run "drifts" when any verdict is not match.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quota/account_table.hpp"
+#include "reconcile/live_source.hpp"
+
+namespace moonquota::reconcile {
+
+enum class Verdict { match, live_over, live_under, missing_live, missing_metadata, flags_mismatch };
+inline constexpr int k_verdict_count = 6;
+
+[[nodiscard]] const char* verdict_name(Verdict v);
+
+struct TenantDiff {
+  std::string tenant_id;
+  std::optional<quota::AccountRow> expected;  // the metadata row, if any
+  std::optional<LiveTenantView> live;         // the live view, if listed in any reading
+  std::uint64_t expected_charged_bytes = 0;
+  std::uint64_t live_charged_bytes = 0;       // minimum over readings
+  std::uint64_t live_max_charged_bytes = 0;
+  std::int64_t delta_bytes = 0;               // live - expected
+  Verdict verdict = Verdict::match;
+  bool within_tolerance = true;
+  std::vector<std::string> flag_differences;  // "admission_closed: metadata false, live true"
+  std::vector<std::string> likely_causes;     // quota-semantics.md §16, most likely first
+};
+
+struct VerdictCounts {
+  std::uint64_t by_verdict[k_verdict_count] = {};
+  std::uint64_t tenants = 0;
+  std::uint64_t drift = 0;  // verdict != match
+  std::uint64_t outside_tolerance = 0;
+  std::uint64_t max_abs_delta_bytes = 0;
+};
+
+// Context that turns a bare delta into an explanation.
+struct DiffContext {
+  std::uint64_t tolerance_bytes = 0;
+  std::optional<std::int64_t> metadata_age_ms;   // live sample time - metadata point time
+  std::uint64_t metadata_capacity_bytes = 0;
+  std::optional<std::uint64_t> live_capacity_bytes;
+  bool metadata_starts_empty = false;
+  const std::map<std::string, restore::TenantTally>* tallies = nullptr;  // drops per tenant
+};
+
+[[nodiscard]] std::vector<TenantDiff> diff_tenants(const quota::AccountTable& table,
+                                                   const std::vector<LiveTenantView>& live, const DiffContext& context);
+
+[[nodiscard]] VerdictCounts count_verdicts(const std::vector<TenantDiff>& diffs);
+
+}  // namespace moonquota::reconcile

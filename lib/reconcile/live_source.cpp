@@ -1,0 +1,244 @@
+#include "reconcile/live_source.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "reconcile/live_checks.hpp"
+#include "reconcile/tenant_list.hpp"
+#include "reconcile/tenant_metrics.hpp"
+#include "util/file_reader.hpp"
+
+namespace moonquota::reconcile {
+
+namespace {
+
+constexpr std::uint64_t k_max_response_bytes = 256ull << 20;
+constexpr const char* k_list_path = "/api/v1/tenant_quotas";
+constexpr const char* k_metrics_path = "/metrics";
+
+std::uint64_t now_ms() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+// The --master endpoints, one client each. `serving` is the one that last answered the list: its
+// /metrics is read in the same sample, never another endpoint's (a standby's has no tenant block).
+struct Endpoints {
+  std::vector<std::unique_ptr<MasterClient>> clients;
+  std::vector<std::string> skipped;  // per endpoint: why it was passed over last (503, refused...)
+  std::size_t serving = 0;
+};
+
+// One logical request with the retry policy. `classify` turns an HTTP answer into a result; an
+// `unavailable` result (503) is retried like a transport failure, anything else is final. With
+// `rotate`, each retry goes to the next endpoint (an HA standby answers 503: try the others) and
+// the budget is `attempts` full rounds, backing off between rounds; without it only the serving
+// endpoint is asked.
+template <typename T, typename Classify>
+util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::string& path, const RetryPolicy& retry,
+                                 LiveObservation& obs, Classify classify) {
+  util::Status last;
+  std::uint32_t backoff_ms = retry.initial_backoff_ms;
+  const std::size_t n = rotate ? endpoints.clients.size() : 1;
+  const std::size_t attempts = std::max<std::size_t>(retry.attempts, 1) * n;
+  std::size_t index = endpoints.serving;
+  for (std::size_t attempt = 1; attempt <= attempts; ++attempt) {
+    if (attempt > 1) {
+      ++obs.retries;
+      if (rotate) index = (index + 1) % endpoints.clients.size();
+      if ((attempt - 1) % n == 0) {  // a full round failed: back off before the next one
+        std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+        backoff_ms = std::min(retry.max_backoff_ms, backoff_ms > retry.max_backoff_ms / 2 ? retry.max_backoff_ms
+                                                                                            : backoff_ms * 2);
+      }
+    }
+    ++obs.requests;
+    auto& client = *endpoints.clients[index];
+    auto answer = client.get(path);
+    if (!answer.ok() && answer.status().code() != util::StatusCode::unavailable) return answer.status();
+    if (!answer.ok()) {
+      ++obs.transport_failures;
+      last = answer.status();
+      endpoints.skipped[index] = answer.status().message();
+      continue;
+    }
+    if (answer->status == 503) ++obs.unavailable_answers;
+    util::Result<T> result = classify(*answer);
+    if (result.ok() || result.status().code() != util::StatusCode::unavailable) {
+      endpoints.serving = index;
+      return result;
+    }
+    last = endpoints.clients.size() > 1 ? result.status().with_context(client.address().display + path)
+                                        : result.status();
+    endpoints.skipped[index] = last.message();
+  }
+  std::string context = "after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s");
+  if (n > 1) context += " over " + std::to_string(n) + " master endpoints, none serving; the last";
+  return last.with_context(context);
+}
+
+util::Result<std::string> read_response_file(const std::string& path) {
+  return util::read_small_file(path, k_max_response_bytes);
+}
+
+util::Result<LiveReading> metrics_reading(std::string_view body, std::string origin, std::uint32_t sample,
+                                          std::optional<std::uint64_t> at_ms) {
+  auto metrics = parse_tenant_metrics(body);
+  if (!metrics.ok()) return metrics.status().with_context(origin);
+  LiveReading r;
+  r.kind = ReadingKind::metrics;
+  r.sample = sample;
+  r.at_ms = at_ms;
+  r.origin = std::move(origin);
+  r.tenants = metrics->tenants;
+  r.metrics = std::move(*metrics);
+  return r;
+}
+
+util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
+  Endpoints endpoints;
+  for (const auto& url : request.master_urls) {
+    MQ_ASSIGN_OR_RETURN(auto address, parse_master_url(url));
+    endpoints.clients.push_back(std::make_unique<MasterClient>(address, request.timeouts));
+  }
+  endpoints.skipped.resize(endpoints.clients.size());
+  for (std::uint32_t k = 0; k < request.samples; ++k) {
+    if (k > 0) std::this_thread::sleep_for(std::chrono::milliseconds(request.interval_ms));
+    const std::uint64_t list_at = now_ms();
+    auto rows = fetch_with_retry<std::vector<LiveTenant>>(
+        endpoints, true, k_list_path, request.retry, obs,
+        [](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body); });
+    const std::string& display = endpoints.clients[endpoints.serving]->address().display;
+    if (!rows.ok()) {
+      if (rows.status().code() == util::StatusCode::unavailable && endpoints.clients.size() > 1) return rows.status();
+      return rows.status().with_context(display + k_list_path);
+    }
+    obs.source = display;
+    obs.readings.push_back({ReadingKind::list, k, list_at, k_list_path, std::move(*rows), std::nullopt});
+    if (!request.use_metrics) continue;
+    const std::uint64_t metrics_at = now_ms();
+    auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, obs,
+                                                 [&](const HttpAnswer& a) -> util::Result<LiveReading> {
+                                                   if (a.status == 503) {
+                                                     return util::Status::unavailable("/metrics answered 503");
+                                                   }
+                                                   if (a.status != 200) {
+                                                     return util::Status::corruption(
+                                                         "/metrics answered HTTP " + std::to_string(a.status));
+                                                   }
+                                                   return metrics_reading(a.body, k_metrics_path, k, metrics_at);
+                                                 });
+    if (!reading.ok()) return reading.status().with_context(display + k_metrics_path);
+    obs.readings.push_back(std::move(*reading));
+  }
+  for (std::size_t i = 0; i < endpoints.clients.size(); ++i) {
+    if (endpoints.skipped[i].empty()) continue;
+    obs.findings.push_back({model::Severity::info, endpoints.clients[i]->address().display,
+                            "passed over at least once: " + endpoints.skipped[i]});
+  }
+  return {};
+}
+
+util::Status read_saved(const LiveRequest& request, LiveObservation& obs) {
+  std::string source;
+  const std::size_t samples = std::max(request.list_files.size(), request.metrics_files.size());
+  for (std::size_t k = 0; k < samples; ++k) {
+    const auto sample = static_cast<std::uint32_t>(k);
+    if (k < request.list_files.size()) {
+      const auto& file = request.list_files[k];
+      MQ_ASSIGN_OR_RETURN(auto body, read_response_file(file));
+      auto rows = parse_tenant_list_response(std::nullopt, body);
+      if (!rows.ok()) return rows.status().with_context(file);
+      obs.readings.push_back({ReadingKind::list, sample, request.sampled_at_ms, file, std::move(*rows), std::nullopt});
+      source += (source.empty() ? "" : ", ") + file;
+    }
+    if (k < request.metrics_files.size()) {
+      const auto& file = request.metrics_files[k];
+      MQ_ASSIGN_OR_RETURN(auto body, read_response_file(file));
+      MQ_ASSIGN_OR_RETURN(auto reading, metrics_reading(body, file, sample, request.sampled_at_ms));
+      obs.readings.push_back(std::move(reading));
+      source += (source.empty() ? "" : ", ") + file;
+    }
+  }
+  obs.source = source;
+  return {};
+}
+
+bool carries_tenants(const LiveReading& r) { return r.kind == ReadingKind::list || r.metrics->block_present; }
+
+}  // namespace
+
+std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readings) {
+  std::size_t counted = 0;
+  bool any_list = false;
+  for (const auto& r : readings) any_list = any_list || r.kind == ReadingKind::list;
+  std::map<std::string, LiveTenantView> views;
+  std::map<std::string, std::size_t> first_seen;  // reading index where the tenant first appeared
+  for (const auto& r : readings) {
+    if (!carries_tenants(r)) continue;
+    for (const auto& t : r.tenants) {
+      auto [it, inserted] = views.try_emplace(t.tenant_id);
+      auto& v = it->second;
+      if (inserted) {
+        v.min_charged_bytes = t.charged_bytes;
+        v.max_charged_bytes = t.charged_bytes;
+        v.last = t;
+      }
+      v.min_charged_bytes = std::min(v.min_charged_bytes, t.charged_bytes);
+      v.max_charged_bytes = std::max(v.max_charged_bytes, t.charged_bytes);
+      ++v.readings_present;
+      if (r.kind == ReadingKind::list || !any_list) v.last = t;
+    }
+    ++counted;
+  }
+  std::vector<LiveTenantView> out;
+  out.reserve(views.size());
+  for (auto& [id, v] : views) {
+    // Absent from some reading: not visible then, i.e. charged 0.
+    if (v.readings_present < counted) v.min_charged_bytes = 0;
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+util::Result<LiveObservation> collect_live(const LiveRequest& request) {
+  LiveObservation obs;
+  const bool files = !request.list_files.empty() || !request.metrics_files.empty();
+  if (request.master_urls.empty() == !files) {
+    return util::Status::invalid_argument("give either --master or saved responses (--live-json / --live-metrics)");
+  }
+  if (request.samples < 1) return util::Status::invalid_argument("--samples must be at least 1");
+  if (files && request.samples > 1) {
+    return util::Status::invalid_argument(
+        "--samples applies to --master; with saved responses each --live-json / --live-metrics file is one sample");
+  }
+  if (files) {
+    MQ_RETURN_IF_ERROR(read_saved(request, obs));
+  } else {
+    MQ_RETURN_IF_ERROR(sample_master(request, obs));
+  }
+  for (const auto& r : obs.readings) {
+    obs.samples = std::max(obs.samples, r.sample + 1);
+    if (r.at_ms) {
+      obs.first_sample_ms = obs.first_sample_ms ? std::min(*obs.first_sample_ms, *r.at_ms) : *r.at_ms;
+      obs.last_sample_ms = obs.last_sample_ms ? std::max(*obs.last_sample_ms, *r.at_ms) : *r.at_ms;
+    }
+    if (r.metrics && r.metrics->capacity_bytes) obs.capacity_bytes = r.metrics->capacity_bytes;
+    if (carries_tenants(r)) ++obs.tenant_readings;
+  }
+  if (obs.tenant_readings == 0) {
+    return util::Status::unsupported(
+        "no live reading carries tenant data: the /metrics tenant block is absent (an HA standby, multi-tenancy "
+        "off, or a listing/capacity failure at scrape time)");
+  }
+  obs.tenants = fold_readings(obs.readings);
+  auto checks = check_live_observation(obs);  // after the endpoint notes of sample_master
+  obs.findings.insert(obs.findings.end(), checks.begin(), checks.end());
+  return obs;
+}
+
+}  // namespace moonquota::reconcile

@@ -1,0 +1,58 @@
+// A parser for the Prometheus text exposition format (version 0.0.4), written for /metrics of a
+// Mooncake master. Grammar, line by line ('\n' separated; a trailing '\r' is tolerated):
+//
+//   line    := blank | comment | sample
+//   blank   := [ \t]*
+//   comment := '#' [ \t]* ( 'HELP' [ \t]+ name [ \t]+ docstring      (docstring escapes: \\ \n)
+//                         | 'TYPE' [ \t]+ name [ \t]+ type
+//                         | anything else, ignored )
+//   sample  := name [ '{' [ label { ',' label } [ ',' ] ] '}' ] [ \t]+ value [ [ \t]+ timestamp ] [ \t]*
+//   name    := [a-zA-Z_:][a-zA-Z0-9_:]*        label := lname [ \t]* '=' [ \t]* '"' escaped '"'
+//   lname   := [a-zA-Z_][a-zA-Z0-9_]*          escaped: \\ -> \, \" -> ", \n -> newline
+//   value   := a float in Go syntax, including NaN, +Inf, -Inf (any letter case)
+//   timestamp := an int64 (ms since the epoch)
+//
+// Family order is NOT assumed: a real master interleaves the tenant families (live-master-api.md
+// §11.1), so samples are returned in text order and callers key them by name and labels. Each
+// sample keeps its value text so integers can be read exactly, never through a double.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "util/status.hpp"
+
+namespace moonquota::reconcile {
+
+struct PromSample {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> labels;  // unescaped, in text order
+  std::string value_text;                                    // exactly as written
+  double value = 0;
+  std::optional<std::int64_t> timestamp_ms;
+  std::size_t line = 0;  // 1-based
+
+  // The value of label `name`, if present.
+  [[nodiscard]] const std::string* label(std::string_view label_name) const;
+};
+
+struct PromExposition {
+  std::vector<PromSample> samples;         // text order
+  std::map<std::string, std::string> types;  // from # TYPE
+  std::map<std::string, std::string> help;   // from # HELP (unescaped)
+};
+
+// Errors: corruption naming the line, the column and what was expected. A duplicate label name
+// inside one sample is an error; duplicate series are the caller's concern.
+[[nodiscard]] util::Result<PromExposition> parse_prometheus_text(std::string_view text);
+
+// Reads an exact unsigned decimal ("0" .. "18446744073709551615"; no sign, no exponent, no
+// fraction). Used for values that Mooncake prints as unsigned integers.
+[[nodiscard]] std::optional<std::uint64_t> parse_exact_u64(std::string_view text);
+
+}  // namespace moonquota::reconcile

@@ -1,0 +1,39 @@
+// quota-reconcile's whole job as one library call: rebuild the account table from metadata
+// (quota::run_rebuild, the same request as quota-rebuild), collect the live readings, diff them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "quota/rebuild.hpp"
+#include "reconcile/diff.hpp"
+#include "reconcile/live_source.hpp"
+
+namespace moonquota::reconcile {
+
+struct ReconcileRequest {
+  quota::RebuildRequest metadata;  // every quota-rebuild source flag lands here
+  LiveRequest live;
+  std::uint64_t tolerance_bytes = 0;
+};
+
+struct ReconcileReport {
+  quota::RebuildResult metadata;
+  LiveObservation live;
+  std::uint64_t tolerance_bytes = 0;
+  std::optional<std::int64_t> metadata_point_ms;  // snapshot created_at_ms (descriptor)
+  std::optional<std::int64_t> metadata_age_ms;    // first live sample - metadata point
+  std::vector<TenantDiff> tenants;                // bytewise
+  VerdictCounts counts;
+  [[nodiscard]] bool drift() const { return counts.drift > 0; }
+};
+
+// Metadata first (a policy or store the master would refuse stops the run before any request),
+// then the live side. Errors: those of quota::run_rebuild and collect_live, unchanged.
+[[nodiscard]] util::Result<ReconcileReport> run_reconcile(const ReconcileRequest& request);
+
+// The diff step alone, for callers that already hold both sides.
+[[nodiscard]] ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std::uint64_t tolerance_bytes);
+
+}  // namespace moonquota::reconcile

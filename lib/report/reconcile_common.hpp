@@ -1,0 +1,47 @@
+// Small phrases shared by the quota-reconcile renderers (text, Markdown, HTML).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "reconcile/reconcile_run.hpp"
+
+namespace moonquota::report {
+
+// "+4096", "-12", "0".
+[[nodiscard]] inline std::string signed_bytes(std::int64_t v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+// "metadata is 3.2 s older than the live sample" / "... newer ..." / "unknown ...".
+[[nodiscard]] inline std::string metadata_age_phrase(const reconcile::ReconcileReport& r) {
+  if (!r.metadata_age_ms) {
+    return r.metadata_point_ms ? "unknown: the live sample time is not known (saved responses without --sampled-at)"
+                               : "unknown: the snapshot has no descriptor time";
+  }
+  const std::int64_t ms = *r.metadata_age_ms;
+  const std::int64_t a = ms < 0 ? -ms : ms;
+  std::string span = std::to_string(a / 1000) + "." + std::to_string((a % 1000) / 100) + " s";
+  if (a >= 3'600'000) span = std::to_string(a / 3'600'000) + " h " + std::to_string((a % 3'600'000) / 60'000) + " min";
+  else if (a >= 60'000) span = std::to_string(a / 60'000) + " min " + std::to_string((a % 60'000) / 1000) + " s";
+  return "metadata is " + span + (ms >= 0 ? " older" : " newer") + " than the live sample";
+}
+
+// "snapshot 20261129_124455_488 (created_at_ms N, last_included_seq 0)" or the EMPTY prediction.
+[[nodiscard]] inline std::string metadata_point_phrase(const reconcile::ReconcileReport& r) {
+  if (r.metadata.promote) {
+    const auto& p = *r.metadata.promote;
+    if (p.starts_empty()) return "none: the promotion's restore validation fails, the master serves EMPTY metadata";
+    return "promote path: snapshot " + (p.bootstrap.loaded && p.bootstrap.snapshot_id ? *p.bootstrap.snapshot_id : "none") +
+           " (last_included_seq " + std::to_string(p.bootstrap.last_included_seq) + ") + OpLog to seq " +
+           std::to_string(p.replay.applied_seq);
+  }
+  const auto& state = r.metadata.outcome.state;
+  if (!state) return "none: the master would start EMPTY (" + r.metadata.outcome.empty_reason + ")";
+  std::string s = "snapshot " + state->snapshot_id;
+  if (state->descriptor) {
+    s += " (created_at_ms " + std::to_string(state->descriptor->created_at_ms) + ", last_included_seq " +
+         std::to_string(state->descriptor->last_included_seq) + ")";
+  }
+  return s;
+}
+
+}  // namespace moonquota::report

@@ -1,0 +1,18 @@
+// `quota-reconcile history`: the recorded trend, as text (one row per tenant, or one row per run
+// with a tenant filter) or JSON (schema quota-reconcile-history/1), and as HTML with the chart.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "history/trend.hpp"
+
+namespace moonquota::report {
+
+// `tenant`: show only that tenant, one row per run.
+void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
+void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
+void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
+
+}  // namespace moonquota::report

@@ -1,0 +1,16 @@
+// quota-reconcile's report as Markdown for an incident ticket: a summary, a table of the tenants
+// that drift (all tenants with `all_tenants`), the likely causes of each, and live findings.
+// Table cells escape '|', '\\', backticks and control bytes.
+#pragma once
+
+#include <ostream>
+
+#include "history/trend.hpp"
+#include "reconcile/reconcile_run.hpp"
+
+namespace moonquota::report {
+
+void render_reconcile_markdown(const reconcile::ReconcileReport& report, const history::TrendTable* trends,
+                               std::ostream& out);
+
+}  // namespace moonquota::report

@@ -1,0 +1,107 @@
+#include "report/reconcile_prom.hpp"
+
+#include <sstream>
+
+namespace moonquota::report {
+
+namespace {
+
+constexpr const char* k_prefix = "moonquota_reconcile_";
+
+std::string escape_label(const std::string& raw) {
+  std::string out;
+  for (char c : raw) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out.push_back(c);
+  }
+  return out;
+}
+
+void family(std::ostream& out, const std::string& name, const std::string& help) {
+  out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";
+}
+
+std::string tenant_labels(const std::string& tenant) { return "{tenant_id=\"" + escape_label(tenant) + "\"}"; }
+
+std::string seconds(std::uint64_t ms) {
+  std::ostringstream s;
+  s << ms / 1000 << "." << (ms % 1000) / 100 << (ms % 100) / 10 << ms % 10;
+  return s.str();
+}
+
+template <typename Value>
+void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& name, const std::string& help,
+                Value value) {
+  family(out, name, help);
+  for (const auto& d : r.tenants) out << k_prefix << name << tenant_labels(d.tenant_id) << " " << value(d) << "\n";
+}
+
+void run_status(std::ostream& out, std::uint64_t run_at_ms, int exit_code, bool success) {
+  family(out, "last_run_timestamp_seconds", "When the reconcile run sampled the live master (Unix seconds)");
+  out << k_prefix << "last_run_timestamp_seconds " << seconds(run_at_ms) << "\n";
+  family(out, "run_success", "1 when the run compared metadata with the live master, 0 when it could not");
+  out << k_prefix << "run_success " << (success ? 1 : 0) << "\n";
+  family(out, "exit_code", "The exit code of the run (cli-contract.md)");
+  out << k_prefix << "exit_code " << exit_code << "\n";
+}
+
+}  // namespace
+
+void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
+                           std::uint64_t run_at_ms, int exit_code, std::ostream& out) {
+  per_tenant(out, r, "expected_charged_bytes", "Charge rebuilt from metadata (bytes)",
+             [](const auto& d) { return std::to_string(d.expected_charged_bytes); });
+  per_tenant(out, r, "live_charged_bytes", "Live charge, minimum over samples (bytes)",
+             [](const auto& d) { return std::to_string(d.live_charged_bytes); });
+  per_tenant(out, r, "live_max_charged_bytes", "Live charge, maximum over samples (bytes)",
+             [](const auto& d) { return std::to_string(d.live_max_charged_bytes); });
+  per_tenant(out, r, "delta_bytes", "Live minus expected charge (bytes, signed)",
+             [](const auto& d) { return std::to_string(d.delta_bytes); });
+  per_tenant(out, r, "within_tolerance", "1 when |delta| <= tolerance",
+             [](const auto& d) { return d.within_tolerance ? "1" : "0"; });
+  family(out, "verdict", "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
+  for (const auto& d : r.tenants) {
+    out << k_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",verdict=\""
+        << reconcile::verdict_name(d.verdict) << "\"} 1\n";
+  }
+  if (trends != nullptr) {
+    per_tenant(out, r, "persistent", "1 when outside tolerance with one sign for the configured consecutive runs",
+               [&](const auto& d) {
+                 const auto* t = trends->find(d.tenant_id);
+                 return t != nullptr && t->persistent ? "1" : "0";
+               });
+    family(out, "drift_rate_bytes_per_hour", "Estimated drift rate over the current streak (bytes/hour)");
+    for (const auto& d : r.tenants) {
+      const auto* t = trends->find(d.tenant_id);
+      if (t == nullptr || !t->rate_bytes_per_hour) continue;
+      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(d.tenant_id) << " "
+          << static_cast<std::int64_t>(*t->rate_bytes_per_hour) << "\n";
+    }
+  }
+  family(out, "tenants", "Tenants per verdict");
+  for (int v = 0; v < reconcile::k_verdict_count; ++v) {
+    out << k_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v)) << "\"} "
+        << r.counts.by_verdict[v] << "\n";
+  }
+  family(out, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
+  out << k_prefix << "tolerance_bytes " << r.tolerance_bytes << "\n";
+  family(out, "samples", "Live samples taken");
+  out << k_prefix << "samples " << r.live.samples << "\n";
+  if (r.metadata_age_ms) {
+    family(out, "metadata_age_seconds", "Live sample time minus the snapshot's created_at (seconds)");
+    const std::int64_t ms = *r.metadata_age_ms;
+    out << k_prefix << "metadata_age_seconds " << (ms < 0 ? "-" : "") << seconds(static_cast<std::uint64_t>(ms < 0 ? -ms : ms))
+        << "\n";
+  }
+  run_status(out, run_at_ms, exit_code, true);
+}
+
+void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message, std::ostream& out) {
+  run_status(out, run_at_ms, exit_code, false);
+  family(out, "error", "The error of a run that could not compare (the value is always 1)");
+  out << k_prefix << "error{message=\"" << escape_label(message) << "\"} 1\n";
+}
+
+}  // namespace moonquota::report

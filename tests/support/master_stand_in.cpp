@@ -1,0 +1,260 @@
+#include "support/master_stand_in.hpp"
+
+#include <httplib.h>
+
+#include <chrono>
+#include <sstream>
+
+namespace moonquota::testing {
+
+namespace {
+
+using reconcile::LiveTenant;
+
+constexpr const char* k_json_type = "application/json; charset=utf-8";
+constexpr const char* k_metrics_type = "text/plain; version=0.0.4";
+constexpr const char* k_inactive = R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})";
+constexpr const char* k_mode_off = R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})";
+constexpr const char* k_invalid_id = R"({"success":false,"error_code":-600,"error_message":"Invalid tenant_id"})";
+constexpr const char* k_not_found = R"({"success":false,"error_code":-704,"error_message":"OBJECT_NOT_FOUND"})";
+
+const char* b(bool v) { return v ? "true" : "false"; }
+
+std::string snapshot_json(const LiveTenant& t, const std::string& malformed) {
+  std::string charged = std::to_string(t.charged_bytes);
+  if (malformed == "negative") charged = "-" + charged;
+  if (malformed == "float") charged += ".5";
+  return "{\"tenant_id\":" + ylt_json_string(t.tenant_id) +
+         ",\"requested_quota_bytes\":" + std::to_string(t.requested_quota_bytes) +
+         ",\"effective_quota_bytes\":" + std::to_string(t.effective_quota_bytes) + ",\"charged_bytes\":" + charged +
+         ",\"admission_closed\":" + b(t.admission_closed) + ",\"over_quota\":" + b(t.over_quota) +
+         ",\"has_explicit_policy\":" + b(t.has_explicit_policy) + "}";
+}
+
+std::string label(const std::string& raw) {
+  std::string out;
+  for (char c : raw) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out.push_back(c);
+  }
+  return out;
+}
+
+bool valid_tenant_id(const std::string& id) {
+  if (id.empty() || id.front() == '_') return false;
+  for (unsigned char c : id) {
+    if (c < 0x20 || c == 0x7f) return false;
+  }
+  return true;
+}
+
+constexpr const char* k_master_section =
+    "# HELP master_key_count Total number of keys\n"
+    "# TYPE master_key_count gauge\n"
+    "master_key_count 42\n"
+    "# HELP master_put_start_latency_us PutStart latency\n"
+    "# TYPE master_put_start_latency_us histogram\n"
+    "master_put_start_latency_us_bucket{le=\"100\"} 3\n"
+    "master_put_start_latency_us_bucket{le=\"+Inf\"} 5\n"
+    "master_put_start_latency_us_sum 1234.5\n"
+    "master_put_start_latency_us_count 5\n"
+    "# a free-form comment the parser must skip\n"
+    "master_eviction_ratio NaN\n"
+    "master_uptime_seconds 12.5 1795956295488\n"
+    "# HELP ha_leader_epoch HA leadership epoch\n"
+    "# TYPE ha_leader_epoch gauge\n"
+    "ha_leader_epoch 1\n";
+
+}  // namespace
+
+std::string ylt_json_string(const std::string& raw) {
+  static const char* hex = "0123456789ABCDEF";
+  auto u = [&](std::string& out, unsigned cp) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out.push_back(hex[(cp >> shift) & 0xF]);
+  };
+  std::string out = "\"";
+  for (std::size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+      ++i;
+    } else if (c < 0x20) {
+      u(out, c);
+      ++i;
+    } else if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+      ++i;
+    } else {
+      unsigned cp = c;
+      std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      if (len > 1 && i + len <= raw.size()) {
+        cp = c & (0xFF >> (len + 1));
+        for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(raw[i + k]) & 0x3F);
+      } else {
+        len = 1;
+      }
+      if (cp > 0xFFFF) {
+        cp -= 0x10000;
+        u(out, 0xD800 + (cp >> 10));
+        u(out, 0xDC00 + (cp & 0x3FF));
+      } else {
+        u(out, cp);
+      }
+      i += len;
+    }
+  }
+  return out + "\"";
+}
+
+std::vector<LiveTenant> live_tenants_from(const quota::AccountTable& table) {
+  std::vector<LiveTenant> out;
+  for (const auto& row : table.rows) {
+    if (!row.visible) continue;
+    out.push_back({row.tenant_id, row.requested_quota_bytes, row.effective_quota_bytes, row.charged_bytes,
+                   row.admission_closed, row.over_quota, row.has_explicit_policy});
+  }
+  return out;
+}
+
+struct MasterStandIn::Server {
+  httplib::Server http;
+};
+
+MasterStandIn::MasterStandIn(std::vector<LiveTenant> tenants, std::uint64_t capacity_bytes, StandInKnobs knobs)
+    : m_tenants(std::move(tenants)), m_capacity_bytes(capacity_bytes), m_knobs(std::move(knobs)) {}
+
+MasterStandIn::~MasterStandIn() { stop(); }
+
+std::vector<LiveTenant> MasterStandIn::tenants_now(std::uint64_t request_number) const {
+  std::map<std::string, LiveTenant> rows;
+  for (const auto& t : m_tenants) rows[t.tenant_id] = t;
+  for (const auto& t : m_knobs.extra) rows[t.tenant_id] = t;
+  for (auto& [id, t] : rows) {
+    std::int64_t delta = 0;
+    if (auto it = m_knobs.drift_bytes.find(id); it != m_knobs.drift_bytes.end()) delta += it->second;
+    if (auto it = m_knobs.inflight_bytes.find(id); it != m_knobs.inflight_bytes.end() && request_number % 2 == 1) {
+      delta += static_cast<std::int64_t>(it->second);
+    }
+    const std::int64_t charged = static_cast<std::int64_t>(t.charged_bytes) + delta;
+    t.charged_bytes = charged < 0 ? 0 : static_cast<std::uint64_t>(charged);
+    t.over_quota = t.charged_bytes > t.effective_quota_bytes;
+    if (m_knobs.flip_admission.count(id)) t.admission_closed = !t.admission_closed;
+  }
+  std::vector<LiveTenant> out;
+  for (auto& [id, t] : rows) {
+    if (m_knobs.hidden.count(id)) continue;
+    if (!t.has_explicit_policy && t.charged_bytes == 0) continue;  // invisible
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::string MasterStandIn::list_body(std::uint64_t request_number) const {
+  std::string body = R"({"success":true,"data":[)";
+  bool first = true;
+  for (const auto& t : tenants_now(request_number)) {
+    body += (first ? "" : ",") + snapshot_json(t, m_knobs.malformed);
+    first = false;
+  }
+  body += "]}";
+  if (m_knobs.malformed == "json") body.resize(body.size() / 2);
+  return body;
+}
+
+std::string MasterStandIn::metrics_body(std::uint64_t request_number, bool with_tenant_block) const {
+  std::ostringstream out;
+  out << k_master_section;
+  const auto tenants = tenants_now(request_number);
+  if (!tenants.empty()) {
+    out << "mooncake_tenant_quota_reject_total{tenant_id=\"" << label(tenants.front().tenant_id)
+        << "\",reason=\"quota_exceeded\"} 2\n";
+  }
+  if (!with_tenant_block) return out.str();
+  static const std::pair<const char*, const char*> families[] = {
+      {"requested_bytes", "Requested tenant quota policy in bytes"},
+      {"effective_bytes", "Effective tenant quota in bytes"},
+      {"charged_bytes", "Tenant quota charge in bytes"},
+      {"admission_closed", "Tenant quota admission-closed flag"},
+      {"over_quota", "Tenant over-quota flag"},
+      {"explicit_policy", "Tenant explicit policy flag"}};
+  for (const auto& [name, help] : families) {
+    out << "# HELP mooncake_tenant_quota_" << name << " " << help << "\n# TYPE mooncake_tenant_quota_" << name
+        << " gauge\n";
+  }
+  std::uint64_t requested_sum = 0, effective_sum = 0;
+  for (const auto& t : tenants) {
+    const std::string l = "{tenant_id=\"" + label(t.tenant_id) + "\"} ";
+    out << "mooncake_tenant_quota_requested_bytes" << l << t.requested_quota_bytes << "\n"
+        << "mooncake_tenant_quota_effective_bytes" << l << t.effective_quota_bytes << "\n"
+        << "mooncake_tenant_quota_charged_bytes" << l << t.charged_bytes << "\n"
+        << "mooncake_tenant_quota_admission_closed" << l << (t.admission_closed ? 1 : 0) << "\n"
+        << "mooncake_tenant_quota_over_quota" << l << (t.over_quota ? 1 : 0) << "\n"
+        << "mooncake_tenant_quota_explicit_policy" << l << (t.has_explicit_policy ? 1 : 0) << "\n";
+    requested_sum += t.requested_quota_bytes;
+    effective_sum += t.effective_quota_bytes;
+  }
+  if (m_knobs.malformed == "metrics") out << "mooncake_tenant_quota_charged_bytes{tenant_id=\"broken} 1\n";
+  out << "# HELP mooncake_tenant_quota_allocatable_capacity_bytes Global tenant quota allocatable capacity in bytes\n"
+      << "# TYPE mooncake_tenant_quota_allocatable_capacity_bytes gauge\n"
+      << "mooncake_tenant_quota_allocatable_capacity_bytes " << m_capacity_bytes << "\n"
+      << "# HELP mooncake_tenant_quota_requested_bytes_sum Global requested tenant quota sum in bytes\n"
+      << "# TYPE mooncake_tenant_quota_requested_bytes_sum gauge\n"
+      << "mooncake_tenant_quota_requested_bytes_sum " << requested_sum << "\n"
+      << "# HELP mooncake_tenant_quota_effective_bytes_sum Global effective tenant quota sum in bytes\n"
+      << "# TYPE mooncake_tenant_quota_effective_bytes_sum gauge\n"
+      << "mooncake_tenant_quota_effective_bytes_sum " << effective_sum << "\n";
+  return out.str();
+}
+
+int MasterStandIn::start(int port) {
+  m_server = std::make_unique<Server>();
+  auto& http = m_server->http;
+  // Every answer goes through here: the slow and reset knobs apply to all routes.
+  auto answer = [this](httplib::Response& res, int status, std::string body, const char* type) {
+    if (m_knobs.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(m_knobs.slow_ms));
+    res.status = status;
+    if (m_all_requests.fetch_add(1) < m_knobs.reset_first) {
+      const std::size_t length = body.size() + 100;
+      res.set_content_provider(length, type, [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
+      return;
+    }
+    res.set_content(std::move(body), type);
+  };
+  http.Get("/api/v1/tenant_quotas", [this, answer](const httplib::Request& req, httplib::Response& res) {
+    const bool one = req.has_param("tenant_id") && !req.get_param_value("tenant_id").empty();
+    if (m_gated_requests.fetch_add(1) < m_knobs.unavailable_first) return answer(res, 503, k_inactive, k_json_type);
+    const std::string id = one ? req.get_param_value("tenant_id") : "";
+    if (one && !valid_tenant_id(id)) return answer(res, 400, k_invalid_id, k_json_type);
+    if (m_knobs.multi_tenancy_off) return answer(res, 409, k_mode_off, k_json_type);
+    const std::uint64_t n = m_list_requests.fetch_add(1) + 1;
+    if (!one) return answer(res, 200, list_body(n), k_json_type);
+    for (const auto& t : tenants_now(n)) {
+      if (t.tenant_id == id) return answer(res, 200, "{\"success\":true,\"data\":" + snapshot_json(t, "") + "}", k_json_type);
+    }
+    return answer(res, 404, k_not_found, k_json_type);
+  });
+  http.Get("/metrics", [this, answer](const httplib::Request&, httplib::Response& res) {
+    const bool serving = m_gated_requests.load() > m_knobs.unavailable_first || m_knobs.unavailable_first == 0;
+    const bool block = serving && !m_knobs.multi_tenancy_off && !m_knobs.omit_tenant_block;
+    const std::uint64_t n = m_metrics_requests.fetch_add(1) + 1;
+    answer(res, 200, metrics_body(n, block), k_metrics_type);
+  });
+  const int bound = port == 0 ? http.bind_to_any_port("127.0.0.1") : (http.bind_to_port("127.0.0.1", port) ? port : -1);
+  if (bound <= 0) return -1;
+  m_thread = std::thread([this] { m_server->http.listen_after_bind(); });
+  while (!m_server->http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return bound;
+}
+
+void MasterStandIn::stop() {
+  if (!m_server) return;
+  m_server->http.stop();
+  if (m_thread.joinable()) m_thread.join();
+  m_server.reset();
+}
+
+}  // namespace moonquota::testing

@@ -1,0 +1,116 @@
+// TEST SUPPORT PROGRAM (not a tool): runs the master stand-in of master_stand_in.hpp over the
+// account table that quota-rebuild's library computes from a store. Prints its URL
+// ("http://127.0.0.1:PORT") as the first stdout line, then serves until SIGTERM or SIGINT.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <iostream>
+
+#include "quota/rebuild.hpp"
+#include "support/master_stand_in.hpp"
+
+namespace mq = moonquota;
+
+namespace {
+
+// "tenant=123" or "tenant=-5"; the last '=' splits, so ids may contain '='.
+bool split_assignment(const std::string& text, std::string& tenant, std::int64_t& value) {
+  auto eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  tenant = text.substr(0, eq);
+  try {
+    std::size_t used = 0;
+    value = std::stoll(text.substr(eq + 1), &used);
+    return used == text.size() - eq - 1;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"TEST SUPPORT: a stand-in for a Mooncake master's admin port (tenant quota API and /metrics)"};
+  app.name("master-stand-in");
+  mq::quota::RebuildRequest request;
+  std::string policy, capacity = "auto";
+  std::uint64_t restore_time_ms = 0;
+  int port = 0;
+  std::vector<std::string> drift, inflight, extra;
+  std::vector<std::string> hidden, flips;
+  std::optional<std::uint64_t> live_capacity;
+  mq::testing::StandInKnobs knobs;
+  app.add_option("--store", request.selection.store_dir, "Snapshot store the state is computed from");
+  app.add_option("--snapshot-dir", request.selection.snapshot_dir, "One snapshot directory instead");
+  app.add_option("--policy", policy, "Policy YAML");
+  app.add_option("--capacity", capacity, "auto | failover | BYTES");
+  app.add_option("--restore-time", restore_time_ms, "Restore time (ms)")->required();
+  app.add_option("--port", port, "Loopback port (default 0: any free port)");
+  app.add_option("--drift", drift, "TENANT=±BYTES added to the tenant's charge (repeatable)");
+  app.add_option("--inflight", inflight, "TENANT=BYTES added on odd-numbered requests of each route (repeatable)");
+  app.add_option("--hide", hidden, "Do not list TENANT (repeatable)");
+  app.add_option("--extra", extra, "TENANT=BYTES: an orphan only the master lists (repeatable)");
+  app.add_option("--flip-admission", flips, "Invert TENANT's admission_closed (repeatable)");
+  app.add_option("--unavailable-first", knobs.unavailable_first, "Answer 503 to the first N list requests");
+  app.add_flag("--mode-off", knobs.multi_tenancy_off, "Multi-tenancy off: 409 -1011 on the list");
+  app.add_option("--slow-ms", knobs.slow_ms, "Delay every answer");
+  app.add_option("--reset-first", knobs.reset_first, "Drop the connection after the headers for the first N requests");
+  app.add_option("--malformed", knobs.malformed, "json | negative | float | metrics")
+      ->check(CLI::IsMember({"json", "negative", "float", "metrics"}));
+  app.add_flag("--no-tenant-block", knobs.omit_tenant_block, "Serve /metrics without the tenant block");
+  app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
+  CLI11_PARSE(app, argc, argv);
+
+  auto cap = mq::quota::parse_capacity(capacity);
+  if (!cap.ok()) {
+    std::cerr << "master-stand-in: " << cap.status().message() << "\n";
+    return 2;
+  }
+  request.capacity = *cap;
+  request.restore.restore_time_ms = restore_time_ms;
+  if (!policy.empty()) request.policy_file = policy;
+  auto rebuilt = mq::quota::run_rebuild(request);
+  if (!rebuilt.ok()) {
+    std::cerr << "master-stand-in: " << rebuilt.status().message() << "\n";
+    return 3;
+  }
+  for (const auto& d : drift) {
+    std::string t;
+    std::int64_t v = 0;
+    if (!split_assignment(d, t, v)) return std::cerr << "master-stand-in: bad --drift " << d << "\n", 2;
+    knobs.drift_bytes[t] = v;
+  }
+  for (const auto& d : inflight) {
+    std::string t;
+    std::int64_t v = 0;
+    if (!split_assignment(d, t, v) || v < 0) return std::cerr << "master-stand-in: bad --inflight " << d << "\n", 2;
+    knobs.inflight_bytes[t] = static_cast<std::uint64_t>(v);
+  }
+  for (const auto& d : extra) {
+    std::string t;
+    std::int64_t v = 0;
+    if (!split_assignment(d, t, v) || v <= 0) return std::cerr << "master-stand-in: bad --extra " << d << "\n", 2;
+    knobs.extra.push_back({t, 0, 0, static_cast<std::uint64_t>(v), true, true, false});
+  }
+  knobs.hidden.insert(hidden.begin(), hidden.end());
+  knobs.flip_admission.insert(flips.begin(), flips.end());
+
+  // Block the stop signals before any thread starts, so every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  mq::testing::MasterStandIn stand_in(mq::testing::live_tenants_from(rebuilt->table),
+                                      live_capacity.value_or(rebuilt->table.capacity_bytes), knobs);
+  const int bound = stand_in.start(port);
+  if (bound < 0) {
+    std::cerr << "master-stand-in: cannot bind 127.0.0.1:" << port << "\n";
+    return 4;
+  }
+  std::cout << "http://127.0.0.1:" << bound << std::endl;
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  stand_in.stop();
+  return 0;
+}

@@ -1,0 +1,199 @@
+#include "reconcile/live_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "support/master_stand_in_process.hpp"
+#include "support/run_tool.hpp"
+
+namespace moonquota::reconcile {
+namespace {
+
+using testing::StandInProcess;
+
+LiveRequest fast_request(const std::string& url) {
+  LiveRequest r;
+  r.master_urls = {url};
+  r.interval_ms = 1;
+  r.retry = {4, 5, 20};
+  r.timeouts = {500, 1000};
+  return r;
+}
+
+const LiveTenantView& find(const LiveObservation& obs, const std::string& id) {
+  for (const auto& t : obs.tenants) {
+    if (t.last.tenant_id == id) return t;
+  }
+  throw std::runtime_error("no tenant " + id);
+}
+
+TEST(FoldReadings, MinMaxAndAbsenceCountsAsZero) {
+  LiveReading a{ReadingKind::list, 0, 1, "a", {{"x", 0, 0, 100, true, true, false}, {"y", 5, 5, 7, false, true, true}}, {}};
+  LiveReading b{ReadingKind::list, 1, 2, "b", {{"x", 0, 0, 40, true, true, false}}, {}};
+  auto views = fold_readings({a, b});
+  ASSERT_EQ(views.size(), 2u);
+  EXPECT_EQ(views[0].min_charged_bytes, 40u);
+  EXPECT_EQ(views[0].max_charged_bytes, 100u);
+  EXPECT_EQ(views[1].min_charged_bytes, 0u) << "absent from the second reading: not visible, charged 0";
+  EXPECT_EQ(views[1].max_charged_bytes, 7u);
+}
+
+TEST(LiveSource, GenuineSavedResponsesAreConsistent) {
+  LiveRequest r;
+  r.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  r.metrics_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt")};
+  auto obs = collect_live(r);
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->tenants.size(), 6u);
+  EXPECT_EQ(obs->capacity_bytes, 10485760u);
+  for (const auto& f : obs->findings) {
+    EXPECT_EQ(f.severity, model::Severity::info) << f.location << ": " << f.message;
+  }
+}
+
+TEST(LiveSource, SamplesFlagIsForTheMasterOnly) {
+  LiveRequest r;
+  r.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  r.samples = 3;
+  auto obs = collect_live(r);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::invalid_argument);
+  EXPECT_NE(obs.status().message().find("one sample"), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, SamplesAlternateAndTheMinimumIsTheSettledCharge) {
+  StandInProcess stand_in({"--inflight", "alpha=4096"});
+  ASSERT_TRUE(stand_in.running());
+  auto req = fast_request(stand_in.url());
+  req.samples = 3;
+  auto obs = collect_live(req);
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->samples, 3u);
+  EXPECT_EQ(obs->readings.size(), 6u);
+  EXPECT_EQ(obs->readings[0].kind, ReadingKind::list);
+  EXPECT_EQ(obs->readings[1].kind, ReadingKind::metrics);
+  const auto& alpha = find(*obs, "alpha");
+  EXPECT_EQ(alpha.min_charged_bytes, 840257u);
+  EXPECT_EQ(alpha.max_charged_bytes, 840257u + 4096u);
+}
+
+TEST(LiveSource, UnavailableThenRecovery) {
+  StandInProcess stand_in({"--unavailable-first", "2"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->unavailable_answers, 2u);
+  EXPECT_EQ(obs->retries, 2u);
+  EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+// An HA cell: the first endpoint is a standby (503 for ever), the second the serving leader. The
+// list moves on to the leader, and /metrics is read from the leader, never from the standby.
+TEST(LiveSource, SeveralEndpointsFindTheServingLeader) {
+  StandInProcess standby({"--unavailable-first", "100000", "--drift", "alpha=999"});
+  StandInProcess leader({"--drift", "beta=4096"});
+  ASSERT_TRUE(standby.running() && leader.running());
+  auto request = fast_request(standby.url());
+  request.master_urls.push_back(leader.url());
+  request.samples = 2;
+  auto obs = collect_live(request);
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->source, leader.url());
+  EXPECT_EQ(obs->unavailable_answers, 1u) << "after the first round the leader is asked first";
+  ASSERT_EQ(obs->readings.size(), 4u);
+  for (const auto& r : obs->readings) {
+    if (r.kind == ReadingKind::metrics) {
+      EXPECT_TRUE(r.metrics->block_present) << "a standby's /metrics was used";
+    }
+  }
+  EXPECT_EQ(find(*obs, "beta").min_charged_bytes, 2162688u + 4096u);
+  EXPECT_EQ(find(*obs, "alpha").max_charged_bytes, 840257u);
+  bool noted = false;
+  for (const auto& f : obs->findings) noted = noted || (f.location == standby.url() && f.severity == model::Severity::info);
+  EXPECT_TRUE(noted) << "the report says the standby was passed over";
+}
+
+TEST(LiveSource, EveryEndpointUnavailableIsUnavailableNamingTheRounds) {
+  StandInProcess a({"--unavailable-first", "100000"});
+  const std::string down = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  ASSERT_TRUE(a.running());
+  auto request = fast_request(a.url());
+  request.master_urls.push_back(down);
+  request.retry = {3, 1, 4};
+  auto obs = collect_live(request);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("after 6 attempts over 2 master endpoints"), std::string::npos)
+      << obs.status().message();
+}
+
+TEST(LiveSource, UnavailableBeyondTheRetryBudgetIsUnavailable) {
+  StandInProcess stand_in({"--unavailable-first", "100"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("service plane is not active"), std::string::npos);
+  EXPECT_NE(obs.status().message().find("after 4 attempts"), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, ConnectionRefusedAfterBoundedRetries) {
+  auto req = fast_request("http://127.0.0.1:" + std::to_string(testing::unused_loopback_port()));
+  const auto start = std::chrono::steady_clock::now();
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(LiveSource, ConnectionResetsAreRetried) {
+  StandInProcess stand_in({"--reset-first", "2"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->transport_failures, 2u);
+}
+
+TEST(LiveSource, SlowAnswersTimeOut) {
+  StandInProcess stand_in({"--slow-ms", "400"});
+  ASSERT_TRUE(stand_in.running());
+  auto req = fast_request(stand_in.url());
+  req.timeouts.read_timeout_ms = 100;
+  req.retry.attempts = 2;
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  req.timeouts.read_timeout_ms = 2000;
+  auto patient = collect_live(req);
+  EXPECT_TRUE(patient.ok()) << patient.status().message();
+}
+
+TEST(LiveSource, ModeOffAndMalformedBodiesAreFinalAtOnce) {
+  StandInProcess off({"--mode-off"});
+  ASSERT_TRUE(off.running());
+  auto obs = collect_live(fast_request(off.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unsupported);
+  for (const char* kind : {"json", "negative", "float", "metrics"}) {
+    StandInProcess bad({"--malformed", kind});
+    ASSERT_TRUE(bad.running());
+    auto r = collect_live(fast_request(bad.url()));
+    ASSERT_FALSE(r.ok()) << kind;
+    EXPECT_EQ(r.status().code(), util::StatusCode::corruption) << kind << ": " << r.status().message();
+  }
+}
+
+TEST(LiveSource, MetricsWithoutTheTenantBlockWhileTheListAnswersIsAFinding) {
+  StandInProcess stand_in({"--no-tenant-block"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  bool found = false;
+  for (const auto& f : obs->findings) found = found || f.message.find("no tenant block") != std::string::npos;
+  EXPECT_TRUE(found);
+  EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+}  // namespace
+}  // namespace moonquota::reconcile

@@ -1,0 +1,139 @@
+// quota-reconcile (the real binary) against the master stand-in (a real HTTP server on loopback).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/master_stand_in_process.hpp"
+#include "support/run_tool.hpp"
+#include "support/snapshot_test_support.hpp"
+
+namespace moonquota::reconcile {
+namespace {
+
+using testing::run_tool;
+using testing::StandInProcess;
+
+std::vector<std::string> args_for(const std::string& url, std::vector<std::string> extra) {
+  auto args = testing::genuine_r1_metadata_args();
+  args.insert(args.end(), {"--master", url, "--retries", "4", "--retry-backoff-ms", "5", "--interval-ms", "1"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+nlohmann::json verdicts(const std::string& json_text) {
+  const auto doc = nlohmann::json::parse(json_text);
+  nlohmann::json out;
+  for (const auto& t : doc["tenants"]) out[t["tenant_id"].get<std::string>()] = t["verdict"];
+  return out;
+}
+
+TEST(QuotaReconcileTool, GenuineStateServedLiveIsInBalance) {
+  StandInProcess stand_in({});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["summary"]["match"], 6);
+  EXPECT_EQ(j["live"]["samples"], 1);
+  EXPECT_EQ(j["live"]["source"], stand_in.url());
+  EXPECT_TRUE(j["live"]["sampled_at_known"].get<bool>());
+}
+
+TEST(QuotaReconcileTool, DriftKnobsGiveEachVerdictAndExitOne) {
+  StandInProcess stand_in({"--drift", "alpha=4096", "--drift", "beta=-64", "--hide", "delta", "--extra", "zeta=512",
+                           "--flip-admission", "gamma"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json"}));
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  auto v = verdicts(run.out);
+  EXPECT_EQ(v["alpha"], "live_over");
+  EXPECT_EQ(v["beta"], "live_under");
+  EXPECT_EQ(v["delta"], "missing_live");
+  EXPECT_EQ(v["zeta"], "missing_metadata");
+  EXPECT_EQ(v["gamma"], "flags_mismatch");
+  EXPECT_EQ(v["Team \"Q\" \\ x"], "match");
+}
+
+TEST(QuotaReconcileTool, SamplesSeparateInFlightWritesFromDrift) {
+  StandInProcess stand_in({"--inflight", "alpha=716800"});
+  ASSERT_TRUE(stand_in.running());
+  auto one = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json"}));
+  EXPECT_EQ(one.exit_code, 1) << "one sample sees the in-flight put";
+  auto three = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json", "--samples", "3"}));
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  auto j = nlohmann::json::parse(three.out);
+  EXPECT_EQ(j["tenants"][1]["live_charged_bytes"], 840257);
+  EXPECT_EQ(j["tenants"][1]["live_max_charged_bytes"], 840257 + 716800);
+}
+
+TEST(QuotaReconcileTool, UnavailableThenRecoveryExitsZero) {
+  StandInProcess stand_in({"--unavailable-first", "2"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["live"]["unavailable_answers"], 2);
+  EXPECT_EQ(j["live"]["retries"], 2);
+}
+
+TEST(QuotaReconcileTool, StandbyAfterRetriesExitsFour) {
+  StandInProcess stand_in({"--unavailable-first", "1000"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {}));
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_NE(run.err.find("service plane is not active"), std::string::npos) << run.err;
+}
+
+TEST(QuotaReconcileTool, StandbyThenLeaderEndpointsReconcileTheLeader) {
+  StandInProcess standby({"--unavailable-first", "100000"});
+  StandInProcess leader({});
+  ASSERT_TRUE(standby.running() && leader.running());
+  auto run = run_tool("quota-reconcile", args_for(standby.url(), {"--master", leader.url(), "--format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["live"]["source"], leader.url());
+  EXPECT_EQ(j["summary"]["match"], 6);
+}
+
+TEST(QuotaReconcileTool, MasterDownExitsFourAndPromSaysSo) {
+  const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  auto run = run_tool("quota-reconcile", args_for(url, {"--format", "prom"}));
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_NE(run.out.find("moonquota_reconcile_run_success 0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("moonquota_reconcile_exit_code 4"), std::string::npos);
+}
+
+TEST(QuotaReconcileTool, MultiTenancyOffExitsThree) {
+  StandInProcess stand_in({"--mode-off"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {}));
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_NE(run.err.find("multi-tenancy disabled on the live master"), std::string::npos) << run.err;
+}
+
+TEST(QuotaReconcileTool, HistoryMarksAPersistentLeak) {
+  test::TempDir dir;
+  const std::string db = dir.str() + "/history";
+  for (int i = 1; i <= 3; ++i) {
+    StandInProcess stand_in({"--drift", "beta=" + std::to_string(4096 * i)});
+    ASSERT_TRUE(stand_in.running());
+    auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json", "--db", db}));
+    ASSERT_EQ(run.exit_code, 1) << run.err;
+    auto j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["history"]["runs"], i);
+    EXPECT_EQ(j["tenants"][2]["tenant_id"], "beta");
+    EXPECT_EQ(j["tenants"][2]["persistent"], i == 3);
+    EXPECT_EQ(j["tenants"][2]["streak_runs"], i);
+  }
+  auto history = run_tool("quota-reconcile", {"history", "--db", db, "--tenant", "beta"});
+  ASSERT_EQ(history.exit_code, 0) << history.err;
+  EXPECT_NE(history.out.find("PERSISTENT 3 consecutive run(s) live over"), std::string::npos) << history.out;
+  auto all = run_tool("quota-reconcile", {"history", "--db", db, "--since", "1h", "--format", "json"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(nlohmann::json::parse(all.out)["runs"], 3);
+  auto missing = run_tool("quota-reconcile", {"history", "--db", dir.str() + "/none"});
+  EXPECT_EQ(missing.exit_code, 3);
+}
+
+}  // namespace
+}  // namespace moonquota::reconcile

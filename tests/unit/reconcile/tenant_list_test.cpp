@@ -1,0 +1,95 @@
+#include "reconcile/tenant_list.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "support/run_tool.hpp"
+
+namespace moonquota::reconcile {
+namespace {
+
+std::string slurp(const std::string& relative) {
+  std::ifstream in(testing::source_path(relative), std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string row(const std::string& charged) {
+  return R"({"success":true,"data":[{"tenant_id":"a","requested_quota_bytes":1,"effective_quota_bytes":1,"charged_bytes":)" +
+         charged + R"(,"admission_closed":false,"over_quota":false,"has_explicit_policy":true}]})";
+}
+
+TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
+  auto rows = parse_tenant_list_response(200, slurp("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_EQ(rows->size(), 6u);
+  EXPECT_EQ((*rows)[0].tenant_id, "Team \"Q\" \\ x");
+  EXPECT_EQ((*rows)[5].tenant_id, "\xC3\xA9quipe");
+  EXPECT_EQ((*rows)[1].charged_bytes, 840257u);
+  EXPECT_EQ((*rows)[2].effective_quota_bytes, 4493897u);
+  EXPECT_TRUE((*rows)[4].admission_closed);
+}
+
+TEST(TenantList, StatusFirstThenErrorCode) {
+  auto standby = parse_tenant_list_response(503, slurp("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
+  ASSERT_FALSE(standby.ok());
+  EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(standby.status().message().find("service plane is not active"), std::string::npos);
+  auto off = parse_tenant_list_response(409, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
+  ASSERT_FALSE(off.ok());
+  EXPECT_EQ(off.status().code(), util::StatusCode::unsupported);
+  EXPECT_NE(off.status().message().find("multi-tenancy disabled"), std::string::npos);
+  auto other = parse_tenant_list_response(500, R"({"success":false,"error_code":-1,"error_message":"INTERNAL_ERROR"})");
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(other.status().message().find("HTTP 500"), std::string::npos);
+}
+
+TEST(TenantList, SavedErrorBodiesWithoutStatus) {
+  auto standby = parse_tenant_list_response(std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})");
+  ASSERT_FALSE(standby.ok());
+  EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
+  auto off = parse_tenant_list_response(std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
+  ASSERT_FALSE(off.ok());
+  EXPECT_EQ(off.status().code(), util::StatusCode::unsupported);
+}
+
+TEST(TenantList, ExactLimitsAndEmptyList) {
+  auto max = parse_tenant_list_response(200, row("9223372036854775807"));
+  ASSERT_TRUE(max.ok());
+  EXPECT_EQ((*max)[0].charged_bytes, 9223372036854775807u);
+  auto empty = parse_tenant_list_response(200, R"({"success":true,"data":[]})");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+}
+
+TEST(TenantList, MalformedRowsNameTheMember) {
+  struct Case {
+    std::string body;
+    const char* needle;
+  } cases[] = {
+      {row("-5"), "data[0].charged_bytes is negative"},
+      {row("1.5"), "data[0].charged_bytes is not an unsigned integer"},
+      {row("1e3"), "data[0].charged_bytes is not an unsigned integer"},
+      {row("18446744073709551616"), "charged_bytes is not an unsigned integer"},
+      {row("9223372036854775808"), "exceeds 2^63-1"},
+      {row("\"5\""), "not an unsigned integer"},
+      {R"({"success":true,"data":[{"tenant_id":"a"}]})", "data[0].requested_quota_bytes is missing"},
+      {R"({"success":true,"data":[{"tenant_id":1}]})", "tenant_id is not a string"},
+      {R"({"success":true,"data":{}})", "data is not an array"},
+      {R"({"success":true,"data":[)", "not valid JSON"},
+      {R"([1])", "not a JSON object"},
+  };
+  for (const auto& c : cases) {
+    auto r = parse_tenant_list_response(200, c.body);
+    ASSERT_FALSE(r.ok()) << c.body;
+    EXPECT_EQ(r.status().code(), util::StatusCode::corruption);
+    EXPECT_NE(r.status().message().find(c.needle), std::string::npos) << r.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace moonquota::reconcile

@@ -1,0 +1,247 @@
+// quota-reconcile: audit a live master's tenant quota charge against the table rebuilt from
+// metadata; per-tenant verdicts, several report formats, and a drift history (--db).
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+
+#include "history/history_store.hpp"
+#include "history/trend.hpp"
+#include "reconcile/reconcile_run.hpp"
+#include "report/reconcile_history.hpp"
+#include "report/reconcile_html.hpp"
+#include "report/reconcile_json.hpp"
+#include "report/reconcile_markdown.hpp"
+#include "report/reconcile_prom.hpp"
+#include "report/reconcile_text.hpp"
+#include "tool_common.hpp"
+#include "util/thread_pool.hpp"
+
+namespace mq = moonquota;
+namespace tools = moonquota::tools;
+
+namespace {
+
+constexpr const char* k_tool = "quota-reconcile";
+
+std::uint64_t now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+}
+
+// The metadata flags, exactly quota-rebuild's (same names, defaults and checks), filling a
+// quota::RebuildRequest: restore path or promote path (snapshot + OpLog), catalogs, policies.
+struct MetadataFlags {
+  mq::quota::RebuildRequest request;
+  std::string policy;
+  std::string policy_etcd;
+  std::string capacity;  // default: auto (restore), failover (promote)
+  std::string restore_time = "now";
+  std::string path;  // default: promote with an OpLog, else restore
+  std::uint64_t until_seq = 0;
+  CLI::Option* until = nullptr;
+};
+
+void add_metadata_flags(CLI::App& app, MetadataFlags& f) {
+  auto& r = f.request;
+  auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
+  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (default mooncake_cluster)");
+  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest' (default)");
+  auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
+  store->excludes(dir);
+  dir->excludes("--snapshot")->excludes("--cluster-id");
+  app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded (default) | redis")
+      ->check(CLI::IsMember({"embedded", "redis"}));
+  app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
+  auto* policy_file = app.add_option("--policy", f.policy, "Tenant quota policy YAML (version 1)");
+  app.add_option("--policy-etcd", f.policy_etcd, "Read the policy YAML from etcd HOST:PORT")->excludes(policy_file);
+  auto* oplog_etcd = app.add_option("--oplog-etcd", r.oplog.etcd, "Read the OpLog from etcd HOST:PORT");
+  app.add_option("--oplog-file", r.oplog.file, "Read the OpLog from an export file")->excludes(oplog_etcd);
+  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N");
+  app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
+  app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
+  app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")
+      ->check(CLI::IsMember({"restore", "promote"}));
+  app.add_flag("--fixed-master", r.restore.fixed_master, "Model a master with the non-OK segment bug fixed");
+  app.add_option("--max-payload-bytes", r.restore.max_payload_bytes,
+                 "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+}
+
+// The same post-parse rules as quota-rebuild.
+mq::util::Status finish_metadata(MetadataFlags& f, unsigned threads) {
+  using mq::util::Status;
+  auto& r = f.request;
+  if (f.path.empty()) f.path = r.oplog.given() ? "promote" : "restore";
+  r.path = f.path == "promote" ? mq::quota::MasterPath::promote : mq::quota::MasterPath::restore;
+  if (r.path == mq::quota::MasterPath::restore) {
+    if (r.oplog.given() || f.until->count() > 0) {
+      return Status::invalid_argument("--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq");
+    }
+    if (r.selection.store_dir.empty() && r.selection.snapshot_dir.empty()) {
+      return Status::invalid_argument("one of --store or --snapshot-dir is required");
+    }
+  } else if (!r.oplog.given()) {
+    return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  }
+  if (r.selection.catalog == "redis" && r.selection.redis.empty()) {
+    return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
+  }
+  if (f.until->count() > 0) r.replay.until_seq = f.until_seq;
+  if (!f.policy_etcd.empty()) r.policy_etcd = f.policy_etcd;
+  if (f.capacity.empty()) f.capacity = r.path == mq::quota::MasterPath::promote ? "failover" : "auto";
+  auto when = tools::parse_restore_time(f.restore_time);
+  if (!when.ok()) return when.status();
+  auto cap = mq::quota::parse_capacity(f.capacity);
+  if (!cap.ok()) return cap.status();
+  r.restore.restore_time_ms = *when;
+  r.capacity = *cap;
+  r.restore.threads = threads == 0 ? mq::util::default_thread_count() : threads;
+  if (!f.policy.empty()) r.policy_file = f.policy;
+  return {};
+}
+
+void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
+  auto* master = app.add_option("--master", live.master_urls,
+                                "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of "
+                                "an HA cell: a standby's 503 moves on to the next");
+  auto* json = app.add_option("--live-json", live.list_files,
+                              "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
+  auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
+  master->excludes(json)->excludes(metrics);
+  app.add_flag("!--no-metrics", live.use_metrics, "Do not fetch /metrics (list only)");
+  app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")->check(CLI::Range(1u, 1000u));
+  app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")->check(CLI::Range(0u, 3600000u));
+  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (default 2000)")
+      ->check(CLI::Range(1u, 600000u));
+  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (default 5000)")
+      ->check(CLI::Range(1u, 600000u));
+  app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (default 4)")
+      ->check(CLI::Range(1u, 100u));
+  app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms, "First backoff, doubled each retry (default 250)")
+      ->check(CLI::Range(0u, 600000u));
+  app.add_option("--retry-max-backoff-ms", live.retry.max_backoff_ms, "Backoff cap (default 4000)")
+      ->check(CLI::Range(0u, 600000u));
+  app.add_option("--sampled-at", live.sampled_at_ms, "Capture time of saved responses (ms since the epoch)");
+}
+
+struct HistoryFlags {
+  std::string db;
+  std::uint32_t persistence_runs = mq::history::k_default_persistence_runs;
+};
+
+int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const std::optional<std::string>& tenant,
+                const std::string& since) {
+  std::uint64_t since_ms = 0;
+  if (!since.empty()) {
+    auto parsed = mq::history::parse_since(since, now_ms());
+    if (!parsed.ok()) return tools::fail(k_tool, parsed.status());
+    since_ms = *parsed;
+  }
+  auto store = mq::history::HistoryStore::open_existing(h.db);
+  if (!store.ok()) return tools::fail(k_tool, store.status());
+  auto runs = (*store)->runs(since_ms);
+  if (!runs.ok()) return tools::fail(k_tool, runs.status());
+  auto trends = mq::history::analyse_trends(*runs, h.persistence_runs);
+  std::ostringstream text;
+  if (common.format == "json") mq::report::render_history_json(trends, tenant, text);
+  else if (common.format == "html") mq::report::render_history_html(trends, tenant, text);
+  else mq::report::render_history_text(trends, tenant, text);
+  if (auto s = tools::emit_report(common, text.str()); !s.ok()) return tools::fail(k_tool, s);
+  return tools::k_exit_ok;
+}
+
+int report_failure(const tools::CommonFlags& common, const mq::util::Status& status) {
+  const int rc = tools::fail(k_tool, status);
+  if (common.format == "prom") {  // a textfile that says the audit failed, so alerts still fire
+    std::ostringstream text;
+    mq::report::render_reconcile_prom_failure(now_ms(), rc, status.message(), text);
+    (void)tools::emit_report(common, text.str());
+  }
+  return rc;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"Audit a live Mooncake master's tenant quota charge against the table rebuilt from metadata"};
+  app.name(k_tool);
+  app.require_subcommand(0, 1);
+  tools::CommonFlags common;
+  MetadataFlags metadata;
+  mq::reconcile::ReconcileRequest request;
+  HistoryFlags history;
+  std::string colour = "auto";
+  add_metadata_flags(app, metadata);
+  add_live_flags(app, request.live);
+  app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance (default 0)");
+  app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
+  app.add_option("--persistence-runs", history.persistence_runs,
+                 "Consecutive same-sign runs outside tolerance that make a drift persistent (default 3)")
+      ->check(CLI::Range(1u, 1000u));
+  app.add_option("--color", colour, "Colour the text report: auto (on a TTY), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  tools::add_common_flags(app, common, {"text", "json", "markdown", "prom", "html"});
+
+  auto* hist = app.add_subcommand("history", "Show the recorded drift trend (needs --db)");
+  tools::CommonFlags hist_common;
+  HistoryFlags hist_flags;
+  std::string tenant;
+  std::string since;
+  hist->add_option("--db", hist_flags.db, "History store directory")->required();
+  hist->add_option("--tenant", tenant, "Only this tenant, one row per run");
+  hist->add_option("--since", since, "Runs at or after: ms since the epoch, or an age like 24h, 7d");
+  hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent (default 3)")
+      ->check(CLI::Range(1u, 1000u));
+  tools::add_common_flags(*hist, hist_common, {"text", "json", "html"});
+
+  if (int rc = tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
+  if (hist->parsed()) {
+    tools::setup_logging(hist_common);
+    return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since);
+  }
+  tools::setup_logging(common);
+  if (auto s = finish_metadata(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
+  request.metadata = metadata.request;
+
+  auto result = mq::reconcile::run_reconcile(request);
+  if (!result.ok()) return report_failure(common, result.status());
+  const auto& report = *result;
+  std::optional<mq::history::TrendTable> trends;
+  const std::uint64_t run_at_ms = report.live.first_sample_ms.value_or(now_ms());
+  if (!history.db.empty()) {
+    auto analysed = mq::history::record_and_analyse(history.db, mq::history::make_run_record(report, run_at_ms),
+                                                     history.persistence_runs);
+    if (!analysed.ok()) return report_failure(common, analysed.status());
+    trends = std::move(*analysed);
+  }
+  const auto* trend_table = trends ? &*trends : nullptr;
+  const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  std::ostringstream text;
+  if (common.format == "json") {
+    text << mq::report::reconcile_report_json_text(report, trend_table);
+  } else if (common.format == "markdown") {
+    mq::report::render_reconcile_markdown(report, trend_table, text);
+  } else if (common.format == "prom") {
+    mq::report::render_reconcile_prom(report, trend_table, run_at_ms, rc, text);
+  } else if (common.format == "html") {
+    mq::report::render_reconcile_html(report, trend_table, text);
+  } else {
+    mq::report::TextOptions options;
+    options.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
+    mq::report::render_reconcile_text(report, trend_table, options, text);
+  }
+  if (auto s = tools::emit_report(common, text.str()); !s.ok()) return tools::fail(k_tool, s);
+  if (report.drift()) spdlog::warn("{} of {} tenants drift", report.counts.drift, report.counts.tenants);
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The library returns errors as values; an exception reaching here is a bug: exit 5, not abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return tools::fail(k_tool, mq::util::Status::internal(std::string("unexpected exception: ") + e.what()));
+  }
+}
