@@ -105,7 +105,7 @@ TEST_P(InspectSweep, EveryCorruptedSegmentsByteKeepsVerifyWellDefined) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, InspectSweep, ::testing::Values(k_findings, k_s1),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const ::testing::TestParamInfo<Store>& p) { return std::string(p.param.name); });
 
 }  // namespace
 }  // namespace moonquota::inspect
