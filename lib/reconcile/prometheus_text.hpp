@@ -55,4 +55,8 @@ struct PromExposition {
 // fraction). Used for values that Mooncake prints as unsigned integers.
 [[nodiscard]] std::optional<std::uint64_t> parse_exact_u64(std::string_view text);
 
+// A label value escaped for the exposition format (backslash, double quote, line feed); the
+// inverse of what parse_prometheus_text unescapes.
+[[nodiscard]] std::string escape_label_value(std::string_view raw);
+
 }  // namespace moonquota::reconcile

@@ -1,4 +1,5 @@
 #include "report/reconcile_prom.hpp"
+#include "reconcile/prometheus_text.hpp"
 
 #include <sstream>
 
@@ -8,16 +9,7 @@ namespace {
 
 constexpr const char* k_prefix = "moonquota_reconcile_";
 
-std::string escape_label(const std::string& raw) {
-  std::string out;
-  for (char c : raw) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out.push_back(c);
-  }
-  return out;
-}
+std::string escape_label(const std::string& raw) { return reconcile::escape_label_value(raw); }
 
 void family(std::ostream& out, const std::string& name, const std::string& help) {
   out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";

@@ -1,4 +1,5 @@
 #include "support/master_stand_in.hpp"
+#include "reconcile/prometheus_text.hpp"
 
 #include <httplib.h>
 
@@ -31,16 +32,7 @@ std::string snapshot_json(const LiveTenant& t, const std::string& malformed) {
          ",\"has_explicit_policy\":" + b(t.has_explicit_policy) + "}";
 }
 
-std::string label(const std::string& raw) {
-  std::string out;
-  for (char c : raw) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out.push_back(c);
-  }
-  return out;
-}
+std::string label(const std::string& raw) { return reconcile::escape_label_value(raw); }
 
 bool valid_tenant_id(const std::string& id) {
   if (id.empty() || id.front() == '_') return false;
