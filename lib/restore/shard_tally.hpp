@@ -22,6 +22,8 @@ struct ShardTally {
 };
 
 // Collects entries of one shard (a ShardVisitor) and reduces them with `finish`.
+// Lifetime: the entries keep views of tenant ids and keys into the decompressed shard buffer, so
+// that buffer must stay alive and unchanged from the first on_entry until finish() returns.
 class ShardTallyBuilder final : public format::ShardVisitor {
  public:
   void reset() { m_entries.clear(); }
