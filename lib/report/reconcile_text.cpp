@@ -41,7 +41,7 @@ void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
       << (r.metadata.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.metadata.policy_source)
       << "\n";
   out << "live:      " << r.live.source << ", " << r.live.samples << " sample" << (r.live.samples == 1 ? "" : "s")
-      << " (" << r.live.readings.size() << " readings";
+      << " (" << r.live.readings.size() << " reading" << (r.live.readings.size() == 1 ? "" : "s");
   if (r.live.requests > 0) out << ", " << r.live.requests << " requests, " << r.live.retries << " retries";
   if (r.live.unavailable_answers > 0) out << ", " << r.live.unavailable_answers << " answered 503";
   if (r.live.transport_failures > 0) out << ", " << r.live.transport_failures << " transport failures";
