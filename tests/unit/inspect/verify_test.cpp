@@ -110,5 +110,39 @@ TEST(AllocatorIndex, HandleChecks) {
   EXPECT_EQ(out.counts().count("handle-base"), 1u);
 }
 
+// Regression (found by the damage sweep under UBSan): a corrupt multiplier_bits of 64 or more
+// made the offset check shift a 64-bit value by that much (undefined behaviour). It is now one
+// allocator-multiplier finding per segment and the address-derived offset check is skipped.
+TEST(AllocatorIndex, MultiplierBitsTooWideIsAFindingNotAShift) {
+  const auto sel = select_store(test::source_path("snapshots/sample/store"));
+  ScanOptions options;
+  options.keep_allocator_blobs = true;
+  options.decode_shards = false;
+  auto snap = scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+  ASSERT_TRUE(snap.ok()) << snap.status().message();
+  auto& seg = snap->segments.mounted.front();
+  ASSERT_TRUE(seg.allocator.has_value());
+  seg.allocator->offset.multiplier_bits = 90;
+  const std::string key = seg.map_key;
+  const std::uint64_t base = seg.base;
+  AllocatorIndex index(snap->segments);
+  format::ReplicaView r;
+  r.type = model::replica_type::memory;
+  r.id = 7;
+  r.segment_id = key;
+  r.mem_size = 100;
+  r.mem_address = base + 4096;
+  r.has_offset_handle = true;
+  r.handle = {base + 4096, 100, 12345, 0};
+  FindingCollector out;
+  index.check_replica(r, 100, VerifyFinding{}, out);
+  index.check_totals(out);
+  EXPECT_EQ(out.counts().count("allocator-multiplier"), 1u);
+  for (const auto& f : out.sorted()) {
+    EXPECT_FALSE(f.rule == "handle-offset" && f.message.find("does not match real_base") != std::string::npos)
+        << f.message;
+  }
+}
+
 }  // namespace
 }  // namespace moonquota::inspect
