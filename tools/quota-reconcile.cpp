@@ -15,8 +15,8 @@
 #include "report/reconcile_markdown.hpp"
 #include "report/reconcile_prom.hpp"
 #include "report/reconcile_text.hpp"
+#include "rebuild_flags.hpp"
 #include "tool_common.hpp"
-#include "util/thread_pool.hpp"
 
 namespace mq = moonquota;
 namespace tools = moonquota::tools;
@@ -32,76 +32,6 @@ std::uint64_t now_ms() {
 }
 
 // The metadata flags, exactly quota-rebuild's (same names, defaults and checks), filling a
-// quota::RebuildRequest: restore path or promote path (snapshot + OpLog), catalogs, policies.
-struct MetadataFlags {
-  mq::quota::RebuildRequest request;
-  std::string policy;
-  std::string policy_etcd;
-  std::string capacity;  // default: auto (restore), failover (promote)
-  std::string restore_time = "now";
-  std::string path;  // default: promote with an OpLog, else restore
-  std::uint64_t until_seq = 0;
-  CLI::Option* until = nullptr;
-};
-
-void add_metadata_flags(CLI::App& app, MetadataFlags& f) {
-  auto& r = f.request;
-  auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest' (default)");
-  auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
-  store->excludes(dir);
-  dir->excludes("--snapshot")->excludes("--cluster-id");
-  app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded (default) | redis")
-      ->check(CLI::IsMember({"embedded", "redis"}));
-  app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
-  auto* policy_file = app.add_option("--policy", f.policy, "Tenant quota policy YAML (version 1)");
-  app.add_option("--policy-etcd", f.policy_etcd, "Read the policy YAML from etcd HOST:PORT")->excludes(policy_file);
-  auto* oplog_etcd = app.add_option("--oplog-etcd", r.oplog.etcd, "Read the OpLog from etcd HOST:PORT");
-  app.add_option("--oplog-file", r.oplog.file, "Read the OpLog from an export file")->excludes(oplog_etcd);
-  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N");
-  app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
-  app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
-  app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")
-      ->check(CLI::IsMember({"restore", "promote"}));
-  app.add_flag("--fixed-master", r.restore.fixed_master, "Model a master with the non-OK segment bug fixed");
-  app.add_option("--max-payload-bytes", r.restore.max_payload_bytes,
-                 "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
-}
-
-// The same post-parse rules as quota-rebuild.
-mq::util::Status finish_metadata(MetadataFlags& f, unsigned threads) {
-  using mq::util::Status;
-  auto& r = f.request;
-  if (f.path.empty()) f.path = r.oplog.given() ? "promote" : "restore";
-  r.path = f.path == "promote" ? mq::quota::MasterPath::promote : mq::quota::MasterPath::restore;
-  if (r.path == mq::quota::MasterPath::restore) {
-    if (r.oplog.given() || f.until->count() > 0) {
-      return Status::invalid_argument("--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq");
-    }
-    if (r.selection.store_dir.empty() && r.selection.snapshot_dir.empty()) {
-      return Status::invalid_argument("one of --store or --snapshot-dir is required");
-    }
-  } else if (!r.oplog.given()) {
-    return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
-  }
-  if (r.selection.catalog == "redis" && r.selection.redis.empty()) {
-    return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
-  }
-  if (f.until->count() > 0) r.replay.until_seq = f.until_seq;
-  if (!f.policy_etcd.empty()) r.policy_etcd = f.policy_etcd;
-  if (f.capacity.empty()) f.capacity = r.path == mq::quota::MasterPath::promote ? "failover" : "auto";
-  auto when = tools::parse_restore_time(f.restore_time);
-  if (!when.ok()) return when.status();
-  auto cap = mq::quota::parse_capacity(f.capacity);
-  if (!cap.ok()) return cap.status();
-  r.restore.restore_time_ms = *when;
-  r.capacity = *cap;
-  r.restore.threads = threads == 0 ? mq::util::default_thread_count() : threads;
-  if (!f.policy.empty()) r.policy_file = f.policy;
-  return {};
-}
-
 void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
   auto* master = app.add_option("--master", live.master_urls,
                                 "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of "
@@ -167,11 +97,11 @@ int run(int argc, char** argv) {
   app.name(k_tool);
   app.require_subcommand(0, 1);
   tools::CommonFlags common;
-  MetadataFlags metadata;
+  tools::RebuildFlags metadata;
   mq::reconcile::ReconcileRequest request;
   HistoryFlags history;
   std::string colour = "auto";
-  add_metadata_flags(app, metadata);
+  tools::add_rebuild_flags(app, metadata);
   add_live_flags(app, request.live);
   app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance (default 0)");
   app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
@@ -200,7 +130,7 @@ int run(int argc, char** argv) {
     return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since);
   }
   tools::setup_logging(common);
-  if (auto s = finish_metadata(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
+  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
   request.metadata = metadata.request;
 
   auto result = mq::reconcile::run_reconcile(request);

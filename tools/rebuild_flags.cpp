@@ -1,0 +1,66 @@
+#include "rebuild_flags.hpp"
+
+#include "tool_common.hpp"
+#include "util/thread_pool.hpp"
+
+namespace moonquota::tools {
+
+void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
+  auto& r = f.request;
+  auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
+  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (default mooncake_cluster)");
+  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest' (default)");
+  auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
+  store->excludes(dir);
+  dir->excludes("--snapshot")->excludes("--cluster-id");
+  app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded (default) | redis")
+      ->check(CLI::IsMember({"embedded", "redis"}));
+  app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
+  auto* policy_file = app.add_option("--policy", f.policy, "Tenant quota policy YAML (version 1)");
+  app.add_option("--policy-etcd", f.policy_etcd, "Read the policy YAML from etcd HOST:PORT")->excludes(policy_file);
+  auto* oplog_etcd = app.add_option("--oplog-etcd", r.oplog.etcd, "Read the OpLog from etcd HOST:PORT");
+  app.add_option("--oplog-file", r.oplog.file, "Read the OpLog from an export file")->excludes(oplog_etcd);
+  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N");
+  app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
+  app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
+  app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")
+      ->check(CLI::IsMember({"restore", "promote"}));
+  app.add_flag("--fixed-master", r.restore.fixed_master,
+               "Model a master with the non-OK segment unmount bug fixed (upstream 3b5a5941 rejects such snapshots)");
+  app.add_option("--max-payload-bytes", r.restore.max_payload_bytes,
+                 "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+}
+
+util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
+  using util::Status;
+  auto& r = f.request;
+  if (f.path.empty()) f.path = r.oplog.given() ? "promote" : "restore";
+  r.path = f.path == "promote" ? quota::MasterPath::promote : quota::MasterPath::restore;
+  if (r.path == quota::MasterPath::restore) {
+    if (r.oplog.given() || f.until->count() > 0) {
+      return Status::invalid_argument("--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq");
+    }
+    if (r.selection.store_dir.empty() && r.selection.snapshot_dir.empty()) {
+      return Status::invalid_argument("one of --store or --snapshot-dir is required");
+    }
+  } else if (!r.oplog.given()) {
+    return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  }
+  if (r.selection.catalog == "redis" && r.selection.redis.empty()) {
+    return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
+  }
+  if (f.until->count() > 0) r.replay.until_seq = f.until_seq;
+  if (!f.policy_etcd.empty()) r.policy_etcd = f.policy_etcd;
+  if (f.capacity.empty()) f.capacity = r.path == quota::MasterPath::promote ? "failover" : "auto";
+  auto when = parse_restore_time(f.restore_time);
+  if (!when.ok()) return when.status();
+  auto cap = quota::parse_capacity(f.capacity);
+  if (!cap.ok()) return cap.status();
+  r.restore.restore_time_ms = *when;
+  r.capacity = *cap;
+  r.restore.threads = threads == 0 ? util::default_thread_count() : threads;
+  if (!f.policy.empty()) r.policy_file = f.policy;
+  return {};
+}
+
+}  // namespace moonquota::tools

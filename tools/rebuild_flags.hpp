@@ -1,0 +1,36 @@
+// The metadata-side flags of quota-rebuild and quota-reconcile (cli-contract.md shared input
+// flags): one definition, so both tools accept the same sources with the same rules.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "quota/rebuild.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::tools {
+
+// Filled by CLI11, then turned into `request` by finish_rebuild_flags.
+struct RebuildFlags {
+  quota::RebuildRequest request;
+  std::string policy;
+  std::string policy_etcd;
+  std::string capacity;  // default: auto (restore), failover (promote)
+  std::string restore_time = "now";
+  std::string path;  // default: promote with an OpLog, else restore
+  std::uint64_t until_seq = 0;
+  CLI::Option* until = nullptr;
+};
+
+// --store --cluster-id --snapshot --snapshot-dir --catalog --redis --policy --policy-etcd
+// --oplog-etcd --oplog-file --until-seq --capacity --restore-time --path --fixed-master
+// --max-payload-bytes.
+void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
+
+// The post-parse rules: path default and consistency, a source is required, Redis needs an
+// address, capacity default by path, restore time and capacity parsed, threads (0 = all cores).
+// Errors: invalid_argument (usage, exit 2).
+[[nodiscard]] util::Status finish_rebuild_flags(RebuildFlags& flags, unsigned threads);
+
+}  // namespace moonquota::tools
