@@ -53,4 +53,6 @@ ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args) 
   return run;
 }
 
+std::string read_source_file(const std::string& relative) { return slurp(source_path(relative)); }
+
 }  // namespace moonquota::testing

@@ -18,4 +18,7 @@ ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args);
 // Absolute path of a file in the source tree.
 std::string source_path(const std::string& relative);
 
+// The whole content of a file in the source tree (empty when it cannot be read).
+std::string read_source_file(const std::string& relative);
+
 }  // namespace moonquota::testing

@@ -78,12 +78,17 @@ TEST(Verify, CorruptShardIsAnErrorNamingTheShard) {
 }
 
 // Handles pointing at the wrong node: the sample's first segment, first used node.
-TEST(AllocatorIndex, HandleChecks) {
+// The sample store's segments with their allocator node tables, metadata not decoded.
+util::Result<ScannedSnapshot> scan_sample_segments() {
   const auto sel = select_store(test::source_path("snapshots/sample/store"));
   ScanOptions options;
   options.keep_allocator_blobs = true;
   options.decode_shards = false;
-  auto snap = scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+  return scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+}
+
+TEST(AllocatorIndex, HandleChecks) {
+  auto snap = scan_sample_segments();
   ASSERT_TRUE(snap.ok()) << snap.status().message();
   const auto seg = snap->segments.mounted.front();
   const std::uint32_t capacity = seg.allocator->offset.core.current_capacity;
@@ -114,11 +119,7 @@ TEST(AllocatorIndex, HandleChecks) {
 // made the offset check shift a 64-bit value by that much (undefined behaviour). It is now one
 // allocator-multiplier finding per segment and the address-derived offset check is skipped.
 TEST(AllocatorIndex, MultiplierBitsTooWideIsAFindingNotAShift) {
-  const auto sel = select_store(test::source_path("snapshots/sample/store"));
-  ScanOptions options;
-  options.keep_allocator_blobs = true;
-  options.decode_shards = false;
-  auto snap = scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+  auto snap = scan_sample_segments();
   ASSERT_TRUE(snap.ok()) << snap.status().message();
   auto& seg = snap->segments.mounted.front();
   ASSERT_TRUE(seg.allocator.has_value());

@@ -2,20 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "support/run_tool.hpp"
 
 namespace moonquota::reconcile {
 namespace {
-
-std::string slurp(const std::string& relative) {
-  std::ifstream in(testing::source_path(relative), std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string row(const std::string& charged) {
   return R"({"success":true,"data":[{"tenant_id":"a","requested_quota_bytes":1,"effective_quota_bytes":1,"charged_bytes":)" +
@@ -23,7 +14,7 @@ std::string row(const std::string& charged) {
 }
 
 TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
-  auto rows = parse_tenant_list_response(200, slurp("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
+  auto rows = parse_tenant_list_response(200, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
   ASSERT_TRUE(rows.ok()) << rows.status().message();
   ASSERT_EQ(rows->size(), 6u);
   EXPECT_EQ((*rows)[0].tenant_id, "Team \"Q\" \\ x");
@@ -34,7 +25,7 @@ TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
 }
 
 TEST(TenantList, StatusFirstThenErrorCode) {
-  auto standby = parse_tenant_list_response(503, slurp("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
+  auto standby = parse_tenant_list_response(503, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
   ASSERT_FALSE(standby.ok());
   EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
   EXPECT_NE(standby.status().message().find("service plane is not active"), std::string::npos);
