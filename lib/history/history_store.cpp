@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "util/test_pause.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::history {
@@ -117,6 +118,7 @@ util::Result<std::unique_ptr<HistoryStore>> HistoryStore::open_with(const std::s
   options.keep_log_file_num = 4;
   options.max_manifest_file_size = 4 << 20;
   rocksdb::DB* raw = nullptr;
+  util::pause_point("history-open");
   auto s = rocksdb::DB::Open(options, dir, &raw);
   if (!s.ok()) {
     if (!create && s.IsInvalidArgument()) return util::Status::not_found("history store " + dir + " does not exist");
@@ -158,7 +160,10 @@ util::Status HistoryStore::append(RunRecord& run) {
   batch.Put(run_key(run), run_json(stored));
   rocksdb::WriteOptions w;
   w.sync = true;
-  return from_rocks(m_impl->db->Write(w, &batch), "history store " + m_impl->dir + ": cannot record run");
+  util::pause_point("history-write");
+  util::Status written = from_rocks(m_impl->db->Write(w, &batch), "history store " + m_impl->dir + ": cannot record run");
+  util::pause_point("history-written");
+  return written;
 }
 
 util::Result<std::vector<RunRecord>> HistoryStore::runs(std::uint64_t since_ms) const {

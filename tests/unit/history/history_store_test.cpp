@@ -170,9 +170,10 @@ TEST(HistoryStoreCrash, KilledWritersNeverCorruptOrLoseRuns) {
   EXPECT_GT(killed_mid_open, 0);
 }
 
-// The same with the real tool: quota-reconcile --db runs to completion, is SIGKILLed at varied
-// moments in ten more runs, then completes once more. Every completed run must be in the store,
-// complete, and the store must open and read cleanly.
+// The same with the real tool: quota-reconcile --db runs to completion, then is SIGKILLed at each
+// point of its history write (MOONQUOTA_TEST_PAUSE_AT stops it there: util/test_pause.hpp, so the
+// kill lands where it should whatever the machine's speed), then completes once more. Every
+// completed run must be in the store, complete, and the store must open and read cleanly.
 TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
   test::TempDir dir;
   const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
@@ -184,10 +185,11 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
                                          "-q"};
   auto first = testing::run_tool("quota-reconcile", args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  std::mt19937 rng(777);
   std::size_t completed = 1;
-  int killed = 0;
-  for (int round = 0; round < 10; ++round) {
+  std::size_t durable_kills = 0;  // killed after the synced write: the run is in the store
+  const std::vector<std::string> points = {"history-open", "history-write", "history-written"};
+  for (int round = 0; round < 9; ++round) {
+    const std::string& point = points[static_cast<std::size_t>(round) % points.size()];
     pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
@@ -196,21 +198,23 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
       std::vector<char*> argv;
       for (auto& a : argv_text) argv.push_back(a.data());
       argv.push_back(nullptr);
+      setenv("MOONQUOTA_TEST_PAUSE_AT", point.c_str(), 1);
       execv(binary.c_str(), argv.data());
       _exit(127);
     }
-    usleep(static_cast<useconds_t>(rng() % 150000));  // a run takes ~0.1 s (more under ASan): kill anywhere in it
-    kill(pid, SIGKILL);
     int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) {
-      ASSERT_EQ(WEXITSTATUS(status), 0);
-      ++completed;
-    } else {
-      ++killed;
-    }
+    ASSERT_EQ(waitpid(pid, &status, WUNTRACED), pid);
+    ASSERT_TRUE(WIFSTOPPED(status)) << point << ": the tool never reached its pause point (status " << status << ")";
+    kill(pid, SIGKILL);
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << point;
+    if (point == "history-written") ++durable_kills;
+    auto store = HistoryStore::open_existing(dir.str() + "/db");
+    ASSERT_TRUE(store.ok()) << point << ": " << store.status().message();
+    auto runs = (*store)->runs();
+    ASSERT_TRUE(runs.ok()) << point << ": " << runs.status().message();
+    EXPECT_EQ(runs->size(), completed + durable_kills) << "killed at " << point;
   }
-  EXPECT_GT(killed, 0) << "no run was killed: the test did not test a kill";
   auto last = testing::run_tool("quota-reconcile", args);
   ASSERT_EQ(last.exit_code, 0) << last.err;
   ++completed;
@@ -220,8 +224,7 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
   ASSERT_TRUE(store.ok()) << store.status().message();
   auto runs = (*store)->runs();
   ASSERT_TRUE(runs.ok()) << runs.status().message();
-  EXPECT_GE(runs->size(), completed);
-  EXPECT_LE(runs->size(), completed + 10);
+  EXPECT_EQ(runs->size(), completed + durable_kills);
   for (const auto& r : *runs) {
     ASSERT_EQ(r.tenants.size(), (*runs)[0].tenants.size()) << "a partial run";
     for (const auto& p : r.tenants) EXPECT_EQ(p.verdict, "match") << p.tenant_id;
