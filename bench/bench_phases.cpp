@@ -10,6 +10,7 @@
 #include "format/metadata_file.hpp"
 #include "quota/rebuild.hpp"
 #include "util/checked_math.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::bench {
 
@@ -25,7 +26,12 @@ PhaseResult scan(const std::string& metadata_path, unsigned threads, const forma
   model::Findings findings;
   format::MetadataScanOptions options;
   options.threads = threads;
-  auto info = format::scan_metadata_file(metadata_path, no_segments, options, handler, findings);
+  util::FileReader file;
+  if (util::Status opened = file.open(metadata_path); !opened.ok()) {
+    result.error = opened.message();
+    return result;
+  }
+  auto info = format::scan_metadata(file, no_segments, options, handler, findings);
   result.seconds = since(t0);
   if (!info.ok()) {
     result.error = info.status().message();

@@ -149,7 +149,7 @@ mq::util::Result<mq::inspect::ObjectFilter> object_filter(const Flags& f) {
 
 struct Prepared {
   mq::report::InspectContext context;
-  mq::inspect::ScanOptions scan;
+  mq::restore::ScanOptions scan;
   mq::restore::RestoreOptions restore;
 };
 
@@ -166,7 +166,7 @@ mq::util::Result<Prepared> prepare(const Flags& flags) {
   return p;
 }
 
-void decide_verdict(Prepared& p, const mq::inspect::ScannedSnapshot& snap) {
+void decide_verdict(Prepared& p, const mq::restore::ScannedSnapshot& snap) {
   p.context.verdict = mq::inspect::master_verdict(p.context.selected, snap.master_rejection.value_or(""), p.restore);
 }
 
@@ -183,8 +183,9 @@ int run_stats_command(const std::string& command, Flags& flags) {
   const auto by = flags.top_by == "charge" ? mq::inspect::RankBy::charge : mq::inspect::RankBy::size;
   ReportOutput output(flags.common.output);
   if (command == "segments" || command == "tasks") {
-    p.scan.decode_shards = false;
-    auto snap = mq::inspect::scan_snapshot(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan, {});
+    // Every shard is decoded although these reports do not list objects: the master's verdict
+    // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
+    auto snap = mq::restore::scan_snapshot(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan, {});
     if (!snap.ok()) return mq::tools::fail(k_tool, snap.status());
     decide_verdict(p, *snap);
     if (command == "segments") mq::report::render_segments(p.context, *snap, format, output.stream());
@@ -218,11 +219,11 @@ int run_listing_command(const std::string& command, Flags& flags) {
   auto filter = command == "objects" ? object_filter(flags) : mq::util::Result<mq::inspect::ObjectFilter>(mq::inspect::ObjectFilter{});
   if (!filter.ok()) return mq::tools::fail(k_tool, filter.status());
   // The header (segments, tasks, discarded replicas) first: the verdict and `dump` need it.
-  mq::inspect::ScanOptions header_options = p.scan;
+  mq::restore::ScanOptions header_options = p.scan;
   header_options.decode_shards = false;
   header_options.keep_allocator_blobs = command == "dump";
   const auto& sel = p.context.selected;
-  auto header = mq::inspect::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {});
+  auto header = mq::restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {});
   if (!header.ok()) return mq::tools::fail(k_tool, header.status());
   decide_verdict(p, *header);
   const auto format = output_format(flags);

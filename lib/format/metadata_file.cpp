@@ -9,7 +9,7 @@
 
 #include "format/msgpack_convert.hpp"
 #include "util/byte_buffer.hpp"
-#include "util/file_reader.hpp"
+#include "util/byte_source.hpp"
 #include "util/zstd_codec.hpp"
 
 namespace moonquota::format {
@@ -35,9 +35,9 @@ std::size_t header_tail_bytes(unsigned char b) {
 
 class MetadataScanner {
  public:
-  MetadataScanner(const std::string& path, const SegmentTable& segments, const MetadataScanOptions& options,
+  MetadataScanner(util::ByteSource& file, const SegmentTable& segments, const MetadataScanOptions& options,
                   const ShardHandler& handler, model::Findings& findings)
-      : m_path(path), m_segments(segments), m_options(options), m_handler(handler), m_findings(findings) {}
+      : m_file(file), m_segments(segments), m_options(options), m_handler(handler), m_findings(findings) {}
 
   util::Result<MetadataFileInfo> run();
 
@@ -63,12 +63,11 @@ class MetadataScanner {
   util::ByteBuffer take_buffer();
   std::vector<util::ByteBuffer> m_free_buffers;
 
-  const std::string& m_path;
+  util::ByteSource& m_file;
   const SegmentTable& m_segments;
   const MetadataScanOptions& m_options;
   const ShardHandler& m_handler;
   model::Findings& m_findings;
-  util::FileReader m_file;
   MetadataFileInfo m_info;
 
   std::mutex m_mutex;
@@ -136,9 +135,7 @@ void MetadataScanner::worker_loop(unsigned worker) {
     m_cv.notify_all();
     Status s = util::zstd_decompress(job.blob.view(), m_options.max_shard_bytes, raw);
     if (!s.ok()) {
-      s = util::Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
-                       "metadata: shard " + std::to_string(job.shard) + " (BIN at byte offset " +
-                           std::to_string(job.file_offset) + "): " + s.message());
+      s = util::payload_error(s, shard_blob_context(job.shard, job.file_offset));
     } else {
       {
         std::lock_guard lock(m_mutex);
@@ -268,7 +265,6 @@ Status MetadataScanner::decode_discarded(const std::string& bytes, std::uint64_t
 }
 
 util::Result<MetadataFileInfo> MetadataScanner::run() {
-  MQ_RETURN_IF_ERROR(m_file.open(m_path));
   m_info.file_bytes = m_file.size();
   if (m_file.size() == 0) return fail("the file is empty");
   MpHeader top;
@@ -350,10 +346,14 @@ util::Result<MetadataFileInfo> MetadataScanner::run() {
 
 }  // namespace
 
-util::Result<MetadataFileInfo> scan_metadata_file(const std::string& path, const SegmentTable& segments,
-                                                  const MetadataScanOptions& options, const ShardHandler& handler,
-                                                  model::Findings& findings) {
-  MetadataScanner scanner(path, segments, options, handler, findings);
+std::string shard_blob_context(std::uint32_t shard_index, std::uint64_t file_offset) {
+  return "metadata: shard " + std::to_string(shard_index) + " (BIN at byte offset " + std::to_string(file_offset) + ")";
+}
+
+util::Result<MetadataFileInfo> scan_metadata(util::ByteSource& file, const SegmentTable& segments,
+                                             const MetadataScanOptions& options, const ShardHandler& handler,
+                                             model::Findings& findings) {
+  MetadataScanner scanner(file, segments, options, handler, findings);
   return scanner.run();
 }
 

@@ -3,7 +3,8 @@
 //    "discarded_replicas": [[ttl_ms, mem_size, R, Replica x R], ...],
 //    "replica_next_id": u64}
 // The file is read sequentially, one shard blob at a time, and never held whole. Shard blobs
-// are decompressed and handed to a handler on worker threads. Master rules: top level must be
+// are decompressed and handed to a handler on worker threads. The bytes come from a
+// util::ByteSource (the store's object: this decoder opens no path). Master rules: top level must be
 // a map (keys looked up by name, non-STR and unknown keys ignored); "shards" must be a map of
 // u32 < 1024 -> BIN; duplicate shard keys: the last one wins; all three keys required; any
 // error in a shard or in "discarded_replicas" rejects the candidate.
@@ -18,6 +19,7 @@
 #include "format/object_decoder.hpp"
 #include "model/finding.hpp"
 #include "model/snapshot_types.hpp"
+#include "util/byte_source.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::format {
@@ -56,10 +58,14 @@ struct MetadataFileInfo {
   std::vector<ShardBlobLocation> shard_blobs;  // every shard entry, in file order
 };
 
-// Reads `path`. Rejections come back as Status::corruption naming the file and the byte
-// offset, shard or entry. Limits hit are Status::corruption too, saying which limit.
-[[nodiscard]] util::Result<MetadataFileInfo> scan_metadata_file(const std::string& path, const SegmentTable& segments,
-                                                                const MetadataScanOptions& options,
-                                                                const ShardHandler& handler, model::Findings& findings);
+// Reads `file` from its current offset (byte 0). Rejections come back as Status::corruption
+// naming the byte offset, shard or entry; a hit of our memory guards (max_shard_bytes,
+// max_value_bytes) is Status::limit_exceeded; a failed read keeps the source's code.
+[[nodiscard]] util::Result<MetadataFileInfo> scan_metadata(util::ByteSource& file, const SegmentTable& segments,
+                                                           const MetadataScanOptions& options,
+                                                           const ShardHandler& handler, model::Findings& findings);
+
+// "metadata: shard N (BIN at byte offset X)": how errors about one shard blob begin.
+[[nodiscard]] std::string shard_blob_context(std::uint32_t shard_index, std::uint64_t file_offset);
 
 }  // namespace moonquota::format

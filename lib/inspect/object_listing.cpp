@@ -37,7 +37,7 @@ bool OrderedObjectEmitter::deliver(std::uint64_t sequence, std::vector<ListedObj
   return !limit_reached();
 }
 
-void ListingAnalyzer::begin_shard(const ShardContext& /*shard*/) { m_matches.clear(); }
+void ListingAnalyzer::begin_shard(const restore::ShardContext& /*shard*/) { m_matches.clear(); }
 
 void ListingAnalyzer::on_entry(const format::ShardEntry& entry) {
   if (!m_filter.matches(entry)) return;
@@ -55,19 +55,19 @@ void ListingAnalyzer::on_entry(const format::ShardEntry& entry) {
   m_matches.push_back(std::move(listed));
 }
 
-bool ListingAnalyzer::end_shard(const ShardContext& shard) {
+bool ListingAnalyzer::end_shard(const restore::ShardContext& shard) {
   for (auto& m : m_matches) m.sequence = shard.sequence;
   return m_emitter.deliver(shard.sequence, std::move(m_matches));
 }
 
 util::Result<ListingResult> list_objects(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                         const ScanOptions& options, const ObjectFilter& filter, std::uint64_t limit,
+                                         const restore::ScanOptions& options, const ObjectFilter& filter, std::uint64_t limit,
                                          unsigned threads, ObjectSink sink) {
   OrderedObjectEmitter emitter(std::move(sink), limit);
   std::vector<ListingAnalyzer> analyzers(std::max(1u, threads), ListingAnalyzer(filter, emitter));
-  std::vector<ShardAnalyzer*> pointers;
+  std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);
-  auto snap = scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
+  auto snap = restore::scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
   if (!snap.ok()) return snap.status();
   ListingResult out{std::move(snap).value(), emitter.emitted(), emitter.limit_reached()};
   return out;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 
 namespace moonquota::inspect {
 
@@ -58,12 +58,12 @@ class OrderedObjectEmitter {
   std::map<std::uint64_t, std::vector<ListedObject>> m_waiting;
 };
 
-class ListingAnalyzer final : public ShardAnalyzer {
+class ListingAnalyzer final : public restore::ShardAnalyzer {
  public:
   ListingAnalyzer(const ObjectFilter& filter, OrderedObjectEmitter& emitter) : m_filter(filter), m_emitter(emitter) {}
-  void begin_shard(const ShardContext& shard) override;
+  void begin_shard(const restore::ShardContext& shard) override;
   void on_entry(const format::ShardEntry& entry) override;
-  bool end_shard(const ShardContext& shard) override;
+  bool end_shard(const restore::ShardContext& shard) override;
 
  private:
   const ObjectFilter& m_filter;
@@ -72,14 +72,14 @@ class ListingAnalyzer final : public ShardAnalyzer {
 };
 
 struct ListingResult {
-  ScannedSnapshot snapshot;
+  restore::ScannedSnapshot snapshot;
   std::uint64_t listed = 0;
   bool truncated = false;  // the limit stopped the listing
 };
 
 // `limit` 0 = no limit. The sink runs while the scan is in progress.
 [[nodiscard]] util::Result<ListingResult> list_objects(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                       const ScanOptions& options, const ObjectFilter& filter,
+                                                       const restore::ScanOptions& options, const ObjectFilter& filter,
                                                        std::uint64_t limit, unsigned threads, ObjectSink sink);
 
 }  // namespace moonquota::inspect

@@ -1,8 +1,8 @@
 #include "inspect/snapshot_diff.hpp"
 
-#include <filesystem>
 #include <optional>
 
+#include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
 #include "util/hashing.hpp"
@@ -14,7 +14,7 @@ namespace {
 
 std::uint64_t saturate(util::u128 v) { return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v); }
 
-std::vector<std::optional<format::ShardBlobLocation>> last_blobs(const ScannedSnapshot& snap) {
+std::vector<std::optional<format::ShardBlobLocation>> last_blobs(const restore::ScannedSnapshot& snap) {
   std::vector<std::optional<format::ShardBlobLocation>> out(util::k_metadata_shards);
   for (const auto& blob : snap.metadata.shard_blobs) out[blob.shard_index] = blob;  // the last duplicate wins
   return out;
@@ -61,12 +61,12 @@ struct Worker {
 
 util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& side_b, const DiffOptions& options,
                                         const ChangeSink& sink) {
-  ScanOptions header_options = options.scan;
+  restore::ScanOptions header_options = options.scan;
   header_options.decode_shards = false;
   header_options.progress = nullptr;
   DiffResult result;
-  MQ_ASSIGN_OR_RETURN(result.a, scan_snapshot(side_a.snapshot_dir, side_a.snapshot_id, header_options, {}));
-  MQ_ASSIGN_OR_RETURN(result.b, scan_snapshot(side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(result.a, restore::scan_snapshot(side_a.snapshot_dir, side_a.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(result.b, restore::scan_snapshot(side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
   result.segments = diff_segments(result.a.segments, result.b.segments);
 
   const auto blobs_a = last_blobs(result.a);
@@ -75,8 +75,8 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   for (std::uint32_t s = 0; s < util::k_metadata_shards; ++s) {
     if (blobs_a[s] || blobs_b[s]) shards.push_back(s);
   }
-  const std::string path_a = (std::filesystem::path(side_a.snapshot_dir) / "metadata").string();
-  const std::string path_b = (std::filesystem::path(side_b.snapshot_dir) / "metadata").string();
+  const std::string path_a = source::join_key(side_a.snapshot_dir, "metadata");
+  const std::string path_b = source::join_key(side_b.snapshot_dir, "metadata");
   const unsigned threads = std::max(1u, options.threads);
   std::vector<Worker> workers(threads);
   const std::size_t window = 4 * static_cast<std::size_t>(threads);
@@ -92,13 +92,13 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
       std::optional<std::string_view> a;
       std::optional<std::string_view> b;
       if (blobs_a[shard]) {
-        util::Status s = read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes, worker.compressed,
+        util::Status s = restore::read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes, worker.compressed,
                                          worker.raw_a);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
         a = worker.raw_a.view();
       }
       if (blobs_b[shard]) {
-        util::Status s = read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes, worker.compressed,
+        util::Status s = restore::read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes, worker.compressed,
                                          worker.raw_b);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "inspect/shard_diff.hpp"
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 
 namespace moonquota::inspect {
 
@@ -41,8 +41,8 @@ struct SegmentChange {
 };
 
 struct DiffResult {
-  ScannedSnapshot a;  // headers: files, descriptor, segments, tasks, shard locations
-  ScannedSnapshot b;
+  restore::ScannedSnapshot a;  // headers: files, descriptor, segments, tasks, shard locations
+  restore::ScannedSnapshot b;
   DiffCounts counts;
   std::map<std::string, TenantDelta, std::less<>> tenants;
   std::vector<SegmentChange> segments;
@@ -54,7 +54,7 @@ struct DiffResult {
 };
 
 struct DiffOptions {
-  ScanOptions scan;  // restore_time_ms, max_payload_bytes, progress
+  restore::ScanOptions scan;  // restore_time_ms, max_payload_bytes, progress
   unsigned threads = 1;
 };
 

@@ -1,27 +1,23 @@
 #include "inspect/snapshot_select.hpp"
 
-#include <filesystem>
-
 #include "source/embedded_catalog.hpp"
+#include "source/object_store.hpp"
 #include "source/snapshot_id.hpp"
 
 namespace moonquota::inspect {
 
-namespace fs = std::filesystem;
 using util::Status;
 
 util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& selection) {
   SelectedSnapshot out;
-  std::error_code ec;
   if (!selection.snapshot_dir.empty()) {
-    if (!fs::is_directory(selection.snapshot_dir, ec)) {
+    if (!source::prefix_exists(selection.snapshot_dir)) {
       return Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'");
     }
-    fs::path dir = fs::path(selection.snapshot_dir).lexically_normal();
-    if (dir.filename().empty()) dir = dir.parent_path();
-    out.snapshot_id = dir.filename().string();
-    out.snapshot_dir = dir.string();
-    out.catalog_root = dir.parent_path().string() + "/";
+    const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
+    out.snapshot_id = dir.snapshot_id;
+    out.snapshot_dir = dir.dir;
+    out.catalog_root = dir.catalog_root;
     return out;
   }
   if (selection.store_dir.empty()) return Status::invalid_argument("one of --store or --snapshot-dir is required");
@@ -43,7 +39,7 @@ util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& se
     out.snapshot_id = selection.snapshot;
   }
   out.snapshot_dir = listing.root + out.snapshot_id;
-  if (!fs::is_directory(out.snapshot_dir, ec)) {
+  if (!source::prefix_exists(out.snapshot_dir)) {
     return Status::not_found("no snapshot " + out.snapshot_id + " under " + listing.root);
   }
   return out;

@@ -142,11 +142,11 @@ std::vector<std::uint64_t> shard_fill_histogram(const std::array<std::uint64_t, 
 }
 
 util::Result<StatsScan> scan_stats(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                   const ScanOptions& options, const StatsOptions& stats_options, unsigned threads) {
+                                   const restore::ScanOptions& options, const StatsOptions& stats_options, unsigned threads) {
   std::vector<StatsAnalyzer> analyzers(std::max(1u, threads), StatsAnalyzer(stats_options));
-  std::vector<ShardAnalyzer*> pointers;
+  std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);
-  auto snap = scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
+  auto snap = restore::scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
   if (!snap.ok()) return snap.status();
   StatsScan out{std::move(snap).value(), {}};
   out.stats.top_objects = ObjectRanking(stats_options.top_objects);

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "inspect/top_k.hpp"
 #include "util/hashing.hpp"
 
@@ -81,10 +81,10 @@ struct SnapshotStats {
   void merge(const SnapshotStats& other);
 };
 
-class StatsAnalyzer final : public ShardAnalyzer {
+class StatsAnalyzer final : public restore::ShardAnalyzer {
  public:
   explicit StatsAnalyzer(const StatsOptions& options);
-  void begin_shard(const ShardContext& shard) override { m_shard = shard.shard_index; }
+  void begin_shard(const restore::ShardContext& shard) override { m_shard = shard.shard_index; }
   void on_entry(const format::ShardEntry& entry) override;
   [[nodiscard]] const SnapshotStats& stats() const { return m_stats; }
 
@@ -100,11 +100,11 @@ class StatsAnalyzer final : public ShardAnalyzer {
 
 // Runs `threads` StatsAnalyzers over the snapshot and merges them.
 struct StatsScan {
-  ScannedSnapshot snapshot;
+  restore::ScannedSnapshot snapshot;
   SnapshotStats stats;
 };
 [[nodiscard]] util::Result<StatsScan> scan_stats(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                 const ScanOptions& options, const StatsOptions& stats_options,
+                                                 const restore::ScanOptions& options, const StatsOptions& stats_options,
                                                  unsigned threads);
 
 }  // namespace moonquota::inspect

@@ -1,7 +1,6 @@
 #include "inspect/verify.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -11,6 +10,7 @@
 #include "format/segments_decoder.hpp"
 #include "inspect/allocator_check.hpp"
 #include "inspect/verify_analyzer.hpp"
+#include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 
 namespace moonquota::inspect {
@@ -52,7 +52,7 @@ class CandidateCollector final : public format::ShardVisitor {
   const std::map<std::uint64_t, std::set<std::uint32_t>>& m_ids;
 };
 
-util::Status confirm_duplicates(const ScannedSnapshot& snap, ShardIdSets& sets, std::size_t max_shard_bytes,
+util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSets& sets, std::size_t max_shard_bytes,
                                 const std::vector<std::uint64_t>& discarded_ids, std::size_t max_kept,
                                 FindingCollector& out) {
   // A (tenant, key) in two shards has at least one copy outside its documented shard: the
@@ -84,10 +84,10 @@ util::Status confirm_duplicates(const ScannedSnapshot& snap, ShardIdSets& sets, 
   util::ByteBuffer raw;
   format::ObjectView view;
   model::Findings ignored;
-  const std::string path = (std::filesystem::path(snap.snapshot_dir) / "metadata").string();
+  const std::string path = source::join_key(snap.snapshot_dir, "metadata");
   for (std::uint32_t s : shards) {
     if (last_blob.count(s) == 0) continue;  // an expected shard the file does not have
-    MQ_RETURN_IF_ERROR(read_shard_blob(path, last_blob[s], max_shard_bytes, compressed, raw));
+    MQ_RETURN_IF_ERROR(restore::read_shard_blob(path, last_blob[s], max_shard_bytes, compressed, raw));
     MQ_RETURN_IF_ERROR(format::decode_shard(raw.view(), s, snap.segment_table, view, collector, ignored));
   }
   for (const auto& [tenant_key, hits] : collector.key_hits) {
@@ -177,7 +177,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
                                            const VerifyOptions& options, const model::Findings& catalog_findings) {
   // Segments are decoded twice: once here for the node tables (released into the compact index),
   // once by the scan without them. The payload is small next to metadata.
-  ScanOptions header_options = options.scan;
+  restore::ScanOptions header_options = options.scan;
   header_options.keep_allocator_blobs = true;
   std::vector<CompactNodeTable> node_tables;
   header_options.on_node_tables = [&node_tables](const model::AllocatorCore& core) {
@@ -185,21 +185,21 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   };
   header_options.decode_shards = false;
   header_options.decode_tasks = false;
-  MQ_ASSIGN_OR_RETURN(ScannedSnapshot header, scan_snapshot(snapshot_dir, snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header, restore::scan_snapshot(snapshot_dir, snapshot_id, header_options, {}));
   AllocatorIndex allocators(header.segments, std::move(node_tables));
-  header = ScannedSnapshot();
+  header = restore::ScannedSnapshot();
 
   ShardIdSets sets(options.temp_dir);
   const unsigned threads = std::max(1u, options.threads);
   std::vector<std::unique_ptr<VerifyAnalyzer>> analyzers;
-  std::vector<ShardAnalyzer*> pointers;
+  std::vector<restore::ShardAnalyzer*> pointers;
   for (unsigned i = 0; i < threads; ++i) {
     analyzers.push_back(std::make_unique<VerifyAnalyzer>(allocators, sets));
     pointers.push_back(analyzers.back().get());
   }
-  ScanOptions scan_options = options.scan;
+  restore::ScanOptions scan_options = options.scan;
   scan_options.keep_allocator_blobs = false;
-  MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap, restore::scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
   MQ_RETURN_IF_ERROR(sets.replica_ids.status());
 
   VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0};

@@ -16,20 +16,20 @@
 #include <string>
 #include <vector>
 
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "inspect/verify_findings.hpp"
 
 namespace moonquota::inspect {
 
 struct VerifyOptions {
-  ScanOptions scan;
+  restore::ScanOptions scan;
   unsigned threads = 1;
   std::size_t findings_per_rule = 1000;  // also caps the duplicate replica ids located
   std::string temp_dir;                   // for the spilled replica ids (empty: $TMPDIR or /tmp)
 };
 
 struct VerifyResult {
-  ScannedSnapshot snapshot;
+  restore::ScannedSnapshot snapshot;
   FindingCollector findings;
   std::vector<VerifyFinding> listed;  // kept findings, sorted
   std::uint64_t max_replica_id = 0;
@@ -38,7 +38,7 @@ struct VerifyResult {
   [[nodiscard]] bool failed() const { return findings.count(model::Severity::error) > 0; }
 };
 
-// Errors: what scan_snapshot returns (the master cannot decode the snapshot: exit 3).
+// Errors: what restore::scan_snapshot returns (the master cannot decode the snapshot: exit 3).
 // `catalog_findings` (from select_snapshot) are folded in.
 [[nodiscard]] util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
                                                          const VerifyOptions& options,

@@ -11,7 +11,7 @@ std::uint64_t object_key_hash(std::string_view tenant_id, std::string_view key) 
   return util::boost174_hash_combine(util::libstdcxx_string_hash(tenant_id), key);
 }
 
-void VerifyAnalyzer::begin_shard(const ShardContext& shard) {
+void VerifyAnalyzer::begin_shard(const restore::ShardContext& shard) {
   m_mis_sharded.clear();
   m_replica_ids.clear();
   check_encodings(shard);
@@ -19,7 +19,7 @@ void VerifyAnalyzer::begin_shard(const ShardContext& shard) {
 
 // §4.2: values are what matters to the master, but a non-smallest integer or length breaks
 // byte equality with Mooncake's writer. One info finding per shard.
-void VerifyAnalyzer::check_encodings(const ShardContext& shard) {
+void VerifyAnalyzer::check_encodings(const restore::ShardContext& shard) {
   format::MsgpackReader reader(shard.decompressed);
   std::uint64_t count = 0;
   std::size_t first = 0;
@@ -101,7 +101,7 @@ void VerifyAnalyzer::on_entry(const format::ShardEntry& entry) {
   m_replica_ids.insert(m_replica_ids.end(), m_object_ids.begin(), m_object_ids.end());
 }
 
-bool VerifyAnalyzer::end_shard(const ShardContext& shard) {
+bool VerifyAnalyzer::end_shard(const restore::ShardContext& shard) {
   std::sort(m_replica_ids.begin(), m_replica_ids.end());
   const std::uint32_t s = shard.shard_index;
   m_sets.replica_ids.add_run(s, shard.sequence, m_replica_ids);

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "inspect/allocator_check.hpp"
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "inspect/spilled_runs.hpp"
 #include "inspect/verify_findings.hpp"
 #include "util/hashing.hpp"
@@ -45,18 +45,18 @@ struct ShardIdSets {
   SpilledRuns replica_ids;
 };
 
-class VerifyAnalyzer final : public ShardAnalyzer {
+class VerifyAnalyzer final : public restore::ShardAnalyzer {
  public:
   VerifyAnalyzer(AllocatorIndex& allocators, ShardIdSets& sets) : m_allocators(allocators), m_sets(sets) {}
-  void begin_shard(const ShardContext& shard) override;
+  void begin_shard(const restore::ShardContext& shard) override;
   void on_entry(const format::ShardEntry& entry) override;
-  bool end_shard(const ShardContext& shard) override;
+  bool end_shard(const restore::ShardContext& shard) override;
 
   [[nodiscard]] FindingCollector& findings() { return m_findings; }
   [[nodiscard]] std::uint64_t max_replica_id() const { return m_max_replica_id; }
 
  private:
-  void check_encodings(const ShardContext& shard);
+  void check_encodings(const restore::ShardContext& shard);
 
   AllocatorIndex& m_allocators;
   ShardIdSets& m_sets;

@@ -83,7 +83,7 @@ Json descriptor_json(const std::optional<model::SnapshotDescriptor>& d) {
           {"created_at_ms", d->created_at_ms}};
 }
 
-Json files_json(const inspect::ScannedSnapshot& snap) {
+Json files_json(const restore::ScannedSnapshot& snap) {
   Json files = Json::array();
   for (const auto& f : snap.files) {
     Json j = {{"name", f.name}, {"present", f.present}, {"bytes", f.bytes}};
@@ -164,7 +164,7 @@ Json drops_json(const restore::DropCounts& d) {
   return {{"non_complete", d.non_complete}, {"lease_expired", d.lease_expired}, {"undecodable", d.undecodable}};
 }
 
-Json source_json(const inspect::SelectedSnapshot& sel, const inspect::ScannedSnapshot& snap) {
+Json source_json(const inspect::SelectedSnapshot& sel, const restore::ScannedSnapshot& snap) {
   Json j;
   j["snapshot_id"] = sel.snapshot_id;
   j["snapshot_dir"] = sel.snapshot_dir;

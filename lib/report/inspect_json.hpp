@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "model/snapshot_types.hpp"
 #include "restore/restored_state.hpp"
@@ -32,13 +32,13 @@ void put_bytes(Json& j, const std::string& field, std::string_view bytes);
 [[nodiscard]] Json replica_json(const model::Replica& replica);
 [[nodiscard]] Json object_record_json(const model::ObjectRecord& object);  // lossless
 [[nodiscard]] Json descriptor_json(const std::optional<model::SnapshotDescriptor>& descriptor);
-[[nodiscard]] Json files_json(const inspect::ScannedSnapshot& snapshot);
+[[nodiscard]] Json files_json(const restore::ScannedSnapshot& snapshot);
 // `full`: allocator state with node tables as hex (lossless dump); otherwise a summary.
 [[nodiscard]] Json segment_json(const model::MountedSegment& segment, bool full);
 [[nodiscard]] Json task_json(const model::TaskRecord& task);
 [[nodiscard]] Json discarded_json(const model::DiscardedItem& item);
 [[nodiscard]] Json drops_json(const restore::DropCounts& dropped);
-[[nodiscard]] Json source_json(const inspect::SelectedSnapshot& selected, const inspect::ScannedSnapshot& snapshot);
+[[nodiscard]] Json source_json(const inspect::SelectedSnapshot& selected, const restore::ScannedSnapshot& snapshot);
 [[nodiscard]] Json master_json(const inspect::MasterVerdict& verdict);
 [[nodiscard]] Json finding_counts_json(const model::Findings& findings);
 

@@ -70,7 +70,7 @@ void ObjectStreamWriter::end(const InspectContext& /*context*/, const inspect::L
   }
 }
 
-void begin_dump(const InspectContext& ctx, const inspect::ScannedSnapshot& snap, OutputFormat format,
+void begin_dump(const InspectContext& ctx, const restore::ScannedSnapshot& snap, OutputFormat format,
                 std::ostream& out) {
   Json head;
   head["schema"] = "snapshot-inspect-dump/1";

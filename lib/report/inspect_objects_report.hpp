@@ -31,7 +31,7 @@ class ObjectStreamWriter {
 
 // `dump`: everything except objects first (NDJSON: one record per line, "record" says which),
 // then objects via write_dump_object, then end_dump.
-void begin_dump(const InspectContext& context, const inspect::ScannedSnapshot& header, OutputFormat format,
+void begin_dump(const InspectContext& context, const restore::ScannedSnapshot& header, OutputFormat format,
                 std::ostream& out);
 void write_dump_object(const inspect::ListedObject& object, OutputFormat format, bool first, std::ostream& out);
 void end_dump(const inspect::ListingResult& result, OutputFormat format, std::ostream& out);

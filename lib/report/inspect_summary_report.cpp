@@ -86,7 +86,7 @@ Json tenant_json(const TenantRow& row) {
   return j;
 }
 
-Json header_json(const InspectContext& ctx, const inspect::ScannedSnapshot& snap, const char* schema) {
+Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap, const char* schema) {
   Json j;
   j["schema"] = schema;
   j["source"] = source_json(ctx.selected, snap);
@@ -107,7 +107,7 @@ std::uint64_t ok_capacity(const model::SegmentsPayload& segments) {
 
 }  // namespace
 
-void render_header_text(const InspectContext& ctx, const inspect::ScannedSnapshot& snap, std::ostream& out) {
+void render_header_text(const InspectContext& ctx, const restore::ScannedSnapshot& snap, std::ostream& out) {
   const auto& sel = ctx.selected;
   out << "snapshot:    " << sel.snapshot_id << " (" << sel.snapshot_dir << ")"
       << (sel.from_catalog_latest ? ", the master's first candidate" : "") << "\n";
@@ -367,7 +367,7 @@ void render_top_tenants(const InspectContext& ctx, const inspect::StatsScan& sca
   t.render(out);
 }
 
-void render_segments(const InspectContext& ctx, const inspect::ScannedSnapshot& snap, OutputFormat format,
+void render_segments(const InspectContext& ctx, const restore::ScannedSnapshot& snap, OutputFormat format,
                      std::ostream& out) {
   std::vector<const model::MountedSegment*> segs;
   for (const auto& s : snap.segments.mounted) segs.push_back(&s);
@@ -415,7 +415,7 @@ void render_segments(const InspectContext& ctx, const inspect::ScannedSnapshot& 
   out << "\nlocal-disk clients (\"ld\"): " << snap.segments.local_disk.size() << "\n";
 }
 
-void render_tasks(const InspectContext& ctx, const inspect::ScannedSnapshot& snap, OutputFormat format,
+void render_tasks(const InspectContext& ctx, const restore::ScannedSnapshot& snap, OutputFormat format,
                   std::ostream& out) {
   auto row_json = [](const model::TaskRecord& t) {
     Json j = task_json(t);

@@ -20,12 +20,12 @@ void render_top_objects(const InspectContext& context, const inspect::StatsScan&
 // The N largest tenants by logical size or by restored charge.
 void render_top_tenants(const InspectContext& context, const inspect::StatsScan& scan, inspect::RankBy by,
                         std::size_t n, OutputFormat format, std::ostream& out);
-void render_segments(const InspectContext& context, const inspect::ScannedSnapshot& snapshot, OutputFormat format,
+void render_segments(const InspectContext& context, const restore::ScannedSnapshot& snapshot, OutputFormat format,
                      std::ostream& out);
-void render_tasks(const InspectContext& context, const inspect::ScannedSnapshot& snapshot, OutputFormat format,
+void render_tasks(const InspectContext& context, const restore::ScannedSnapshot& snapshot, OutputFormat format,
                   std::ostream& out);
 
 // The text block naming the snapshot and the master's verdict (first lines of every text report).
-void render_header_text(const InspectContext& context, const inspect::ScannedSnapshot& snapshot, std::ostream& out);
+void render_header_text(const InspectContext& context, const restore::ScannedSnapshot& snapshot, std::ostream& out);
 
 }  // namespace moonquota::report

@@ -1,6 +1,7 @@
-// Decodes one snapshot directory the way the master's RestoreState does for one candidate
-// (snapshot-format.md §3.1 step 3, §9, §10): manifest (master rule), all three payloads present,
-// segments -> metadata -> task_manager, then the post-restore filter and segment unmount.
+// One restore candidate as the master's RestoreState sees it (snapshot-format.md §3.1 step 3,
+// §9, §10, §16): restore::scan_snapshot (the one reader) does the decoding and decides; this turns
+// its result into the restored state quota accounting needs, and a decodable snapshot that the
+// master still rejects (a non-OK segment at upstream 3b5a5941) into the rejection.
 // A rejection is returned as an error Status whose message names file, shard, entry, offset.
 #pragma once
 

@@ -1,13 +1,9 @@
 #include "restore/promote_path.hpp"
 
-#include <filesystem>
-
 #include "source/embedded_catalog.hpp"
 #include "source/redis_catalog.hpp"
 
 namespace moonquota::restore {
-
-namespace fs = std::filesystem;
 
 util::Result<source::OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
   if (!oplog.file.empty()) return source::read_oplog_export_file(oplog.file, cluster_id);
@@ -20,10 +16,9 @@ namespace {
 util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& options, StandbyStore& store,
                        PromoteOutcome& out) {
   if (!selection.snapshot_dir.empty()) {
-    fs::path dir = fs::path(selection.snapshot_dir).lexically_normal();
-    if (dir.filename().empty()) dir = dir.parent_path();
-    out.bootstrap = load_standby_snapshot(dir.string(), dir.filename().string(), options, store);
-    out.bootstrap.catalog_root = dir.parent_path().string() + "/";
+    const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
+    out.bootstrap = load_standby_snapshot(dir.dir, dir.snapshot_id, options, store);
+    out.bootstrap.catalog_root = dir.catalog_root;
     return {};
   }
   if (selection.store_dir.empty()) {

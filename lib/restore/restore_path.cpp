@@ -1,14 +1,11 @@
 #include "restore/restore_path.hpp"
 
-#include <filesystem>
-
 #include "source/embedded_catalog.hpp"
+#include "source/object_store.hpp"
 #include "source/redis_catalog.hpp"
 #include "source/snapshot_id.hpp"
 
 namespace moonquota::restore {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -45,8 +42,7 @@ util::Result<source::CatalogListing> read_catalog(const StoreSelection& selectio
     listing->findings.push_back({model::Severity::warning, listing->root + "latest.txt",
                                  "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
   }
-  std::error_code ec;
-  if (redis && !fs::is_directory(listing->root, ec)) {
+  if (redis && !source::prefix_exists(listing->root)) {
     return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
   }
   return listing;
@@ -55,19 +51,16 @@ util::Result<source::CatalogListing> read_catalog(const StoreSelection& selectio
 util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, const RestoreOptions& options) {
   RestoreOutcome outcome;
   if (!selection.snapshot_dir.empty()) {
-    std::error_code ec;
-    if (!fs::is_directory(selection.snapshot_dir, ec)) {
+    if (!source::prefix_exists(selection.snapshot_dir)) {
       return util::Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'");
     }
-    fs::path dir = fs::path(selection.snapshot_dir).lexically_normal();
-    if (dir.filename().empty()) dir = dir.parent_path();
-    std::string id = dir.filename().string();
-    outcome.catalog_root = dir.parent_path().string() + "/";
-    if (!fs::is_regular_file(dir / "descriptor.txt", ec)) {
-      outcome.catalog_findings.push_back({model::Severity::warning, dir.string(),
+    const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
+    outcome.catalog_root = dir.catalog_root;
+    if (!source::object_store_for(dir.dir).size(source::join_key(dir.dir, "descriptor.txt")).ok()) {
+      outcome.catalog_findings.push_back({model::Severity::warning, dir.dir,
                                           "no descriptor.txt: last_included_seq taken as 0"});
     }
-    MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {id}, options, outcome));
+    MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {dir.snapshot_id}, options, outcome));
     return outcome;
   }
   MQ_ASSIGN_OR_RETURN(auto listing, read_catalog(selection));
@@ -80,8 +73,7 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     if (!source::is_valid_snapshot_id(selection.snapshot)) {
       return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
     }
-    std::error_code ec;
-    if (!fs::is_directory(listing.root + selection.snapshot, ec)) {
+    if (!source::prefix_exists(listing.root + selection.snapshot)) {
       return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing.root);
     }
     candidates = {selection.snapshot};

@@ -1,21 +1,15 @@
 #include "restore/standby_loader.hpp"
 
-#include <filesystem>
+#include <algorithm>
 #include <mutex>
 #include <unordered_map>
 
-#include "format/manifest.hpp"
-#include "format/metadata_file.hpp"
-#include "format/segments_decoder.hpp"
 #include "format/shard_decoder.hpp"
-#include "source/embedded_catalog.hpp"
-#include "util/byte_buffer.hpp"
-#include "util/file_reader.hpp"
-#include "util/zstd_codec.hpp"
+#include "restore/snapshot_reader.hpp"
+#include "util/uuid.hpp"
 
 namespace moonquota::restore {
 
-namespace fs = std::filesystem;
 using util::Status;
 
 namespace {
@@ -72,7 +66,7 @@ format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const Se
 }
 
 // Collects one shard's entries into the store under the standby rules.
-class StandbyShardVisitor : public format::ShardVisitor {
+class StandbyShardVisitor : public ShardAnalyzer {
  public:
   StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints,
                       std::uint64_t now_ms, StandbyBootstrap& out)
@@ -125,6 +119,11 @@ class StandbyShardVisitor : public format::ShardVisitor {
     ++m_out.objects_loaded;
   }
 
+  bool end_shard(const ShardContext& /*shard*/) override {
+    std::lock_guard lock(m_mutex);
+    return m_error.empty();
+  }
+
   [[nodiscard]] const std::string& error() const { return m_error; }
 
  private:
@@ -136,51 +135,32 @@ class StandbyShardVisitor : public format::ShardVisitor {
   std::string m_error;
 };
 
+// The standby's decision sequence through the one reader (ReadRules::standby); this visitor
+// applies its drop rules and fills the store. Any error fails the whole load (§11).
 Status load(const std::string& dir, const std::string& id, const RestoreOptions& options, StandbyStore& store,
             StandbyBootstrap& out) {
-  MQ_ASSIGN_OR_RETURN(std::string manifest, util::read_small_file((fs::path(dir) / "manifest.txt").string(), 1 << 20));
-  auto manifest_check = format::check_manifest(manifest, format::ManifestRule::standby, id);
-  if (!manifest_check.ok()) return manifest_check.status().with_context("manifest.txt");
-  auto descriptor = source::read_descriptor(dir);
-  if (!descriptor.ok()) return descriptor.status().with_context("descriptor.txt");
-
-  MQ_ASSIGN_OR_RETURN(std::string segments_zst,
-                      util::read_small_file((fs::path(dir) / "segments").string(), options.max_payload_bytes));
-  util::ByteBuffer raw;
-  MQ_RETURN_IF_ERROR(util::zstd_decompress(segments_zst, options.max_payload_bytes, raw));
-  auto segments = format::decode_segments(raw.view(), {}, out.findings);
-  if (!segments.ok()) return segments.status().with_context("segments");
-  format::SegmentTable table;
-  SegmentEndpoints endpoints;
-  for (const auto& seg : segments->mounted) {
-    if (auto uuid = util::parse_uuid_lenient(seg.map_key)) {
-      table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
-      endpoints.by_id_text.emplace(seg.map_key, seg.te_endpoint);
-      endpoints.by_id_text.emplace(uuid->to_string(), seg.te_endpoint);
-    }
-    store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
-  }
-
-  const unsigned threads = options.threads == 0 ? 1 : options.threads;
   std::mutex mutex;
-  std::vector<format::ObjectView> views(threads);
-  std::vector<model::Findings> worker_findings(threads);
-  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, out);
-  format::ShardHandler handler = [&](unsigned worker, std::uint32_t shard, std::uint64_t,
-                                     std::string_view bytes) -> Status {
-    MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, table, views[worker], visitor, worker_findings[worker]));
-    std::lock_guard lock(mutex);
-    if (!visitor.error().empty()) return Status::corruption(visitor.error());
-    return {};
+  SegmentEndpoints endpoints;
+  ScanOptions scan;
+  scan.rules = ReadRules::standby;
+  scan.max_payload_bytes = options.max_payload_bytes;
+  scan.restore_time_ms = options.restore_time_ms;
+  scan.on_segments = [&](const model::SegmentsPayload& segments) {
+    for (const auto& seg : segments.mounted) {
+      if (auto uuid = util::parse_uuid_lenient(seg.map_key)) {
+        endpoints.by_id_text.emplace(seg.map_key, seg.te_endpoint);
+        endpoints.by_id_text.emplace(uuid->to_string(), seg.te_endpoint);
+      }
+      store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
+    }
   };
-  format::MetadataScanOptions scan;
-  scan.threads = threads;
-  scan.max_shard_bytes = options.max_payload_bytes;
-  scan.max_value_bytes = options.max_payload_bytes;
-  auto info = format::scan_metadata_file((fs::path(dir) / "metadata").string(), table, scan, handler, out.findings);
-  if (!info.ok()) return info.status().with_context("metadata");
+  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, out);
+  const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), &visitor);
+  auto snap = scan_snapshot(dir, id, scan, workers);
+  if (!snap.ok()) return snap.status();
+  out.findings = std::move(snap->findings);
   if (!visitor.error().empty()) return Status::corruption("metadata: " + visitor.error());
-  out.last_included_seq = descriptor->last_included_seq;
+  out.last_included_seq = snap->descriptor->last_included_seq;
   return {};
 }
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <system_error>
+#include <set>
 
 #include "format/descriptor.hpp"
 #include "source/snapshot_id.hpp"
-#include "util/file_reader.hpp"
+#include "source/object_store.hpp"
 
 namespace moonquota::source {
 
@@ -15,14 +15,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::uint64_t k_small_file_limit = 1 << 20;
-
-bool holds_any_file(const fs::path& dir) {
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file(ec)) return true;
-  }
-  return false;
-}
 
 std::string trim_ascii(const std::string& s) {
   const char* ws = " \t\n\r\f\v";
@@ -40,8 +32,14 @@ std::string snapshot_root(const std::string& store_dir, const std::string& clust
   return root;
 }
 
+SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir) {
+  fs::path dir = fs::path(snapshot_dir).lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();
+  return {dir.string(), dir.filename().string(), dir.parent_path().string() + "/"};
+}
+
 util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snapshot_dir) {
-  auto text = util::read_small_file((fs::path(snapshot_dir) / "descriptor.txt").string(), k_small_file_limit);
+  auto text = object_store_for(snapshot_dir).get(join_key(snapshot_dir, "descriptor.txt"), k_small_file_limit);
   if (!text.ok()) return text.status();
   return format::parse_descriptor(*text);
 }
@@ -49,14 +47,22 @@ util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snaps
 util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir, const std::string& cluster_id) {
   CatalogListing out;
   out.root = snapshot_root(store_dir, cluster_id);
-  std::error_code ec;
-  if (!fs::is_directory(out.root, ec)) {
-    return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id)");
+  ObjectStore& store = object_store_for(out.root);
+  auto keys = store.list(out.root);
+  if (!keys.ok()) {
+    if (keys.status().code() == util::StatusCode::not_found) {
+      return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id)");
+    }
+    return keys.status();
+  }
+  // The directories right under the root that hold at least one object (at any depth).
+  std::set<std::string> dirs;
+  for (const auto& key : *keys) {
+    const std::string rest = key.substr(out.root.size());
+    if (const auto slash = rest.find('/'); slash != std::string::npos) dirs.insert(rest.substr(0, slash));
   }
   std::vector<std::string> ids;
-  for (fs::directory_iterator it(out.root, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (!it->is_directory(ec)) continue;
+  for (const auto& name : dirs) {
     if (!is_valid_snapshot_id(name)) {
       if (name != "batch-oplog") {
         out.findings.push_back({model::Severity::warning, out.root + name,
@@ -67,11 +73,10 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
       }
       continue;
     }
-    if (!holds_any_file(it->path())) continue;
     if (!is_calendar_valid_snapshot_id(name)) {
       out.findings.push_back({model::Severity::warning, out.root + name, "snapshot id is not a real calendar instant"});
     }
-    auto descriptor = read_descriptor(it->path().string());
+    auto descriptor = read_descriptor(out.root + name);
     if (!descriptor.ok()) {
       out.findings.push_back({model::Severity::warning, out.root + name,
                               descriptor.status().code() == util::StatusCode::not_found
@@ -82,14 +87,13 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
     }
     ids.push_back(name);
   }
-  if (ec) return util::Status::io_error("cannot list '" + out.root + "': " + ec.message());
   std::sort(ids.begin(), ids.end(), std::greater<>());
   std::sort(out.findings.begin(), out.findings.end(), [](const model::Finding& a, const model::Finding& b) {
     return a.location < b.location;
   });
   out.listed = std::move(ids);
 
-  auto latest = util::read_small_file(out.root + "latest.txt", k_small_file_limit);
+  auto latest = store.get(out.root + "latest.txt", k_small_file_limit);
   if (!latest.ok()) {
     if (latest.status().code() != util::StatusCode::not_found) out.latest_error = latest.status().message();
     return out;

@@ -34,6 +34,15 @@ struct CatalogListing {
 // de-duplicated; without a latest: every listed id.
 [[nodiscard]] std::vector<std::string> restore_candidates(const CatalogListing& listing);
 
+// A snapshot named by its directory (--snapshot-dir): the directory normalised (no trailing '/'),
+// the snapshot id (its last component) and the catalog root it sits in ("<parent>/").
+struct SnapshotDirectory {
+  std::string dir;
+  std::string snapshot_id;
+  std::string catalog_root;
+};
+[[nodiscard]] SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir);
+
 // Reads and parses <root><id>/descriptor.txt.
 [[nodiscard]] util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snapshot_dir);
 

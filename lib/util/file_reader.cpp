@@ -72,6 +72,15 @@ Status FileReader::read_exact(std::uint64_t n, std::string* out) {
   return {};
 }
 
+Status FileReader::seek(std::uint64_t offset) {
+  if (offset > m_size) {
+    return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) + ", cannot read at byte offset " +
+                              std::to_string(offset));
+  }
+  m_offset = offset;
+  return {};
+}
+
 Result<std::string> read_small_file(const std::string& path, std::uint64_t max_bytes) {
   FileReader reader;
   MQ_RETURN_IF_ERROR(reader.open(path));

@@ -1,30 +1,31 @@
-// Sequential reads of a regular file with the current byte offset, for streaming decoders that
-// must never hold a whole large file. Reads are exact: a short file is an error naming the offset.
+// Sequential reads of a regular local file with the current byte offset, for streaming decoders
+// that must never hold a whole large file. Reads are exact: a short file is an error naming the
+// offset. Store code reads through source::ObjectStore, whose local backend uses this.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "util/byte_buffer.hpp"
+#include "util/byte_source.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::util {
 
-class FileReader {
+class FileReader final : public ByteSource {
  public:
   FileReader() = default;
-  FileReader(const FileReader&) = delete;
-  FileReader& operator=(const FileReader&) = delete;
-  ~FileReader();
+  ~FileReader() override;
 
+  // Errors: not_found (no such file), io_error (with the OS reason; not a regular file).
   [[nodiscard]] Status open(const std::string& path);
-  // Appends exactly `n` bytes to `out` (or discards them when `out` is null).
-  [[nodiscard]] Status read_exact(std::uint64_t n, std::string* out);
-  // Replaces the contents of `out` with exactly `n` bytes (no zero fill of the buffer).
-  [[nodiscard]] Status read_exact(std::uint64_t n, ByteBuffer& out);
-  [[nodiscard]] std::uint64_t offset() const { return m_offset; }
-  [[nodiscard]] std::uint64_t size() const { return m_size; }
-  [[nodiscard]] std::uint64_t remaining() const { return m_size - m_offset; }
+  [[nodiscard]] Status read_exact(std::uint64_t n, std::string* out) override;
+  [[nodiscard]] Status read_exact(std::uint64_t n, ByteBuffer& out) override;
+  // Moves the read offset (at most to the end of the file).
+  [[nodiscard]] Status seek(std::uint64_t offset);
+  [[nodiscard]] std::uint64_t offset() const override { return m_offset; }
+  [[nodiscard]] std::uint64_t size() const override { return m_size; }
+  [[nodiscard]] const std::string& name() const override { return m_path; }
   [[nodiscard]] const std::string& path() const { return m_path; }
 
  private:

@@ -125,4 +125,11 @@ Status zstd_check_frame(std::string_view frame, std::uint64_t expected_bytes) {
   return result;
 }
 
+Status payload_error(const Status& failure, const std::string& context) {
+  const StatusCode kept = failure.code();
+  const bool keep = kept == StatusCode::limit_exceeded || kept == StatusCode::io_error || kept == StatusCode::unavailable;
+  const StatusCode code = keep ? kept : StatusCode::corruption;
+  return Status(code, context + ": " + failure.message());
+}
+
 }  // namespace moonquota::util

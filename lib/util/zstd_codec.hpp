@@ -24,6 +24,12 @@ namespace moonquota::util {
 class ByteBuffer;
 [[nodiscard]] Status zstd_decompress(std::string_view frame, std::size_t max_bytes, ByteBuffer& out);
 
+// A decompression failure of a snapshot payload as the restore sees it: our memory guard keeps
+// limit_exceeded (a tool limit, not a master decision) and a failed read keeps io_error /
+// unavailable (the bytes could not be fetched: nothing is known about them); every other failure
+// is the bytes' fault (corruption). `context` names the payload ("task_manager", "metadata: shard 3").
+[[nodiscard]] Status payload_error(const Status& failure, const std::string& context);
+
 // The content size declared in the frame header, or an error.
 [[nodiscard]] Result<std::uint64_t> zstd_content_size(std::string_view frame);
 

@@ -4,7 +4,6 @@
 
 #include <memory>
 
-#include "util/file_reader.hpp"
 
 namespace moonquota::util {
 
@@ -18,13 +17,11 @@ struct DctxDeleter {
 
 }  // namespace
 
-Status zstd_decompress_file(const std::string& path, std::size_t max_bytes, ByteBuffer& out) {
+Status zstd_decompress_stream(ByteSource& file, std::size_t max_bytes, ByteBuffer& out) {
   out.clear();
-  FileReader file;
-  MQ_RETURN_IF_ERROR(file.open(path));
-  if (file.size() == 0) return Status::corruption("empty zstd input");
+  if (file.remaining() == 0) return Status::corruption("empty zstd input");
   std::string chunk;
-  MQ_RETURN_IF_ERROR(file.read_exact(std::min<std::uint64_t>(file.size(), k_chunk_bytes), &chunk));
+  MQ_RETURN_IF_ERROR(file.read_exact(std::min<std::uint64_t>(file.remaining(), k_chunk_bytes), &chunk));
   unsigned long long declared = ZSTD_getFrameContentSize(chunk.data(), chunk.size());
   if (declared == ZSTD_CONTENTSIZE_ERROR) return Status::corruption("not a zstd frame");
   if (declared == ZSTD_CONTENTSIZE_UNKNOWN) return Status::corruption("zstd frame has no content size");

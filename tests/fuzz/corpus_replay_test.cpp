@@ -11,6 +11,7 @@
 #include "format/metadata_file.hpp"
 #include "fuzz/snapshot_decoders_entry.hpp"
 #include "support/snapshot_test_support.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::fuzz {
 namespace {
@@ -62,8 +63,10 @@ std::vector<std::string> genuine_shards(const test::GenuineSnapshot& g, const ch
   std::vector<std::string> out;
   format::SegmentTable table;
   model::Findings findings;
-  auto info = format::scan_metadata_file(
-      test::cluster_root(test::source_path(g.store)) + "/" + id + "/metadata", table, {},
+  util::FileReader file;
+  if (!file.open(test::cluster_root(test::source_path(g.store)) + "/" + id + "/metadata").ok()) return out;
+  auto info = format::scan_metadata(
+      file, table, {},
       [&](unsigned, std::uint32_t, std::uint64_t, std::string_view raw) {
         out.emplace_back(raw);
         return util::Status{};

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/snapshot_test_support.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::format {
 namespace {
@@ -53,7 +54,12 @@ class MetadataFile : public ::testing::Test {
     };
     SegmentTable table;
     table.add({3, 4}, {model::segment_status::ok, true});
-    s.info = scan_metadata_file(path, table, options, handler, s.findings);
+    util::FileReader file;
+    if (util::Status opened = file.open(path); !opened.ok()) {
+      s.info = opened;
+    } else {
+      s.info = scan_metadata(file, table, options, handler, s.findings);
+    }
     std::sort(s.shards.begin(), s.shards.end());
     return s;
   }

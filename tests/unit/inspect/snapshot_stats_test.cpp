@@ -23,7 +23,7 @@ SelectedSnapshot sample() {
 
 StatsScan stats(unsigned threads, std::size_t top = 5) {
   const auto sel = sample();
-  ScanOptions options;
+  restore::ScanOptions options;
   options.restore_time_ms = k_restore_time;
   StatsOptions stats_options;
   stats_options.top_objects = top;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "inspect/verify.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/zstd_codec.hpp"
@@ -53,9 +53,9 @@ class InspectSweep : public ::testing::TestWithParam<Store> {
     options.threads = 1;
     options.temp_dir = m_tmp.str();
     auto v = verify_snapshot(dir().string(), GetParam().snapshot_id, options, {});
-    ScanOptions dump;
+    restore::ScanOptions dump;
     dump.keep_allocator_blobs = true;
-    auto d = scan_snapshot(dir().string(), GetParam().snapshot_id, dump, {nullptr});
+    auto d = restore::scan_snapshot(dir().string(), GetParam().snapshot_id, dump, {nullptr});
     EXPECT_NE(d.ok() ? util::StatusCode::ok : d.status().code(), util::StatusCode::internal) << d.status().message();
     EXPECT_EQ(v.ok(), d.ok()) << "verify and the dump scan disagree: "
                               << (v.ok() ? d.status().message() : v.status().message());

@@ -79,12 +79,12 @@ TEST(Verify, CorruptShardIsAnErrorNamingTheShard) {
 
 // Handles pointing at the wrong node: the sample's first segment, first used node.
 // The sample store's segments with their allocator node tables, metadata not decoded.
-util::Result<ScannedSnapshot> scan_sample_segments() {
+util::Result<restore::ScannedSnapshot> scan_sample_segments() {
   const auto sel = select_store(test::source_path("snapshots/sample/store"));
-  ScanOptions options;
+  restore::ScanOptions options;
   options.keep_allocator_blobs = true;
   options.decode_shards = false;
-  return scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+  return restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
 }
 
 TEST(AllocatorIndex, HandleChecks) {

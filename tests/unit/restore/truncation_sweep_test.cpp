@@ -15,6 +15,7 @@
 #include "format/shard_decoder.hpp"
 #include "restore/restore_path.hpp"
 #include "support/snapshot_test_support.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::restore {
 namespace {
@@ -98,8 +99,10 @@ TEST_P(Sweep, EveryBitFlipOfTheShardsIsHandled) {
   std::vector<std::pair<std::uint32_t, std::string>> shards;
   format::MetadataScanOptions options;
   model::Findings ignored;
-  auto info = format::scan_metadata_file(
-      (snapshot_dir() / "metadata").string(), table, options,
+  util::FileReader file;
+  ASSERT_TRUE(file.open((snapshot_dir() / "metadata").string()).ok());
+  auto info = format::scan_metadata(
+      file, table, options,
       [&](unsigned, std::uint32_t shard, std::uint64_t, std::string_view raw) {
         shards.emplace_back(shard, std::string(raw));
         return util::Status{};

@@ -1,12 +1,16 @@
-// One snapshot directory decoded for inspection: the master's decoders (segments -> metadata ->
-// task_manager, snapshot-format.md §3.1 step 3.4) with caller-supplied shard analyzers running
-// beside restore::ShardTallyBuilder, so every inspection also knows what a restore keeps.
+// The one snapshot reader: the master's restore of one candidate (snapshot-format.md §3.1 step 3:
+// manifest, the three payloads, segments -> metadata -> task_manager, §9 skip/reject rules, §10
+// post-restore filter, "the last duplicate shard wins") written once, for every tool. Every byte
+// comes through source::ObjectStore. The shard scan runs ShardTallyBuilder (what a
+// restore keeps, per tenant) and, beside it, caller-supplied analyzers (the visitor hook that
+// snapshot-inspect's stats, listing and verify feed on).
 //
-// Unlike restore::decode_candidate, a scan does not stop at the master's candidate-level
-// decisions that leave the bytes decodable (a non-OK segment, §16): it records them in
-// `master_rejection` and goes on. Bytes the master cannot decode at all (a rejection inside
+// The master's verdict is decided here only: bytes the master cannot decode (a rejection inside
 // manifest, segments, metadata or task_manager) are an error Status (corruption) naming file,
-// shard, entry and byte offset; our memory guards give limit_exceeded.
+// shard, entry and byte offset; our memory guards give limit_exceeded. A candidate-level decision
+// that leaves the bytes decodable (a non-OK segment at upstream 3b5a5941, §16) is recorded in
+// `master_rejection` and the read goes on, so inspection still sees everything;
+// decode_candidate turns it into the rejection.
 #pragma once
 
 #include <array>
@@ -27,7 +31,7 @@
 #include "util/byte_buffer.hpp"
 #include "util/status.hpp"
 
-namespace moonquota::inspect {
+namespace moonquota::restore {
 
 // Where a shard came from, for analyzers.
 struct ShardContext {
@@ -45,13 +49,31 @@ class ShardAnalyzer : public format::ShardVisitor {
   virtual bool end_shard(const ShardContext& /*shard*/) { return true; }
 };
 
+// Whose decision sequence the read follows.
+enum class ReadRules {
+  // The master's restore of a candidate (§3.1 step 3): manifest master rule, all three payloads
+  // required, task_manager decoded, restore model (ShardTallyBuilder) per shard, the non-OK
+  // segment rule.
+  master,
+  // A standby's bootstrap (snapshot-format.md §11): manifest standby rule, descriptor.txt
+  // required (its last_included_seq starts the replay), task_manager never read, no restore
+  // model: the analyzers (restore/standby_loader) apply the standby's own drop rules.
+  standby,
+};
+
 struct ScanOptions {
+  ReadRules rules = ReadRules::master;
   std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard per decompressed payload/shard
   std::uint64_t restore_time_ms = 0;                      // for the post-restore filter (§10)
   bool keep_allocator_blobs = false;                      // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
   bool decode_tasks = true;
+  // false: an unusable descriptor.txt is not added to the findings (the restore path reports it
+  // among the catalog findings); `descriptor_error` says why either way.
+  bool descriptor_finding = true;
+  // Called once with the decoded `segments` payload, before the first shard is decoded.
+  std::function<void(const model::SegmentsPayload&)> on_segments;
   // Called from worker threads after each shard (objects = entries seen so far). May be empty.
   std::function<void(std::uint64_t shards, std::uint64_t objects)> progress;
 };
@@ -82,25 +104,35 @@ struct ScannedSnapshot {
   std::uint64_t tasks_skipped = 0;
   std::uint64_t task_manager_raw_bytes = 0;
 
-  // The master model (restore::ShardTallyBuilder per shard; the last duplicate shard wins).
-  std::map<std::string, restore::TenantTally, std::less<>> restored_tenants;
-  restore::DropCounts dropped;
+  // The master model (ShardTallyBuilder per shard; the last duplicate shard wins).
+  std::map<std::string, TenantTally, std::less<>> restored_tenants;
+  DropCounts dropped;
   std::uint64_t restored_objects = 0;
-  std::optional<std::string> master_rejection;  // decodable, but the master rejects it (§16)
+  // Decodable, but the master rejects it (§16): the sentence that says so, and the segment.
+  std::optional<std::string> master_rejection;
+  std::optional<SegmentSummary> non_ok_segment;
+  // true when every metadata shard was decoded: a verdict of "restores" is then the master's.
+  [[nodiscard]] bool metadata_checked() const;
 
   bool stopped_early = false;  // an analyzer asked to stop: metadata totals and tasks are partial
+  bool shards_decoded = false;  // ScanOptions::decode_shards was set
   model::Findings findings;    // every decoder and restore-model finding, sorted
 };
 
-// Decodes the snapshot at `snapshot_dir`. `analyzers` has one entry per worker thread (its size
-// is the thread count, at least 1; entries may be null); each is used by one thread only.
+// Reads the snapshot whose objects live under `snapshot_dir` (a store key prefix: a local
+// directory today). `analyzers` has one entry per worker thread (its size is the thread count,
+// at least 1; entries may be null); each is used by one thread only.
 [[nodiscard]] util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir,
                                                           const std::string& snapshot_id, const ScanOptions& options,
                                                           const std::vector<ShardAnalyzer*>& analyzers);
 
+// Why a non-OK segment makes upstream 3b5a5941 reject a snapshot (without a conclusion).
+[[nodiscard]] std::string non_ok_segment_reason(const SegmentSummary& segment);
+
 // Reads and decompresses one shard blob located by `blob` (diff, verify's second pass).
-[[nodiscard]] util::Status read_shard_blob(const std::string& metadata_path, const format::ShardBlobLocation& blob,
+// `metadata_key` is the snapshot's metadata object ("<snapshot_dir>/metadata").
+[[nodiscard]] util::Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
                                            std::size_t max_shard_bytes, util::ByteBuffer& compressed,
                                            util::ByteBuffer& decompressed);
 
-}  // namespace moonquota::inspect
+}  // namespace moonquota::restore

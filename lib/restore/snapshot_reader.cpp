@@ -1,7 +1,6 @@
-#include "inspect/snapshot_scan.hpp"
+#include "restore/snapshot_reader.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <mutex>
 
 #include "format/descriptor.hpp"
@@ -9,17 +8,16 @@
 #include "format/segments_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
 #include "restore/shard_tally.hpp"
+#include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
-#include "util/file_reader.hpp"
 #include "util/hashing.hpp"
 #include "util/uuid.hpp"
 #include "util/zstd_codec.hpp"
 #include "util/zstd_file.hpp"
 
-namespace moonquota::inspect {
+namespace moonquota::restore {
 
-namespace fs = std::filesystem;
 using util::Status;
 
 namespace {
@@ -30,22 +28,22 @@ constexpr std::uint64_t k_small_file_bytes = 1 << 20;
 // Forwards each entry to the restore model and to the caller's analyzer.
 class TeeVisitor final : public format::ShardVisitor {
  public:
-  TeeVisitor(restore::ShardTallyBuilder& tally, ShardAnalyzer* analyzer) : m_tally(tally), m_analyzer(analyzer) {}
+  TeeVisitor(ShardTallyBuilder* tally, ShardAnalyzer* analyzer) : m_tally(tally), m_analyzer(analyzer) {}
   [[nodiscard]] std::uint64_t entries() const { return m_entries; }
   void on_entry(const format::ShardEntry& entry) override {
-    m_tally.on_entry(entry);
+    if (m_tally != nullptr) m_tally->on_entry(entry);
     ++m_entries;
     if (m_analyzer != nullptr) m_analyzer->on_entry(entry);
   }
 
  private:
-  restore::ShardTallyBuilder& m_tally;
+  ShardTallyBuilder* m_tally;  // null: no restore model (the standby's rules)
   ShardAnalyzer* m_analyzer;
   std::uint64_t m_entries = 0;
 };
 
 util::Result<std::string> read_payload(const std::string& dir, const char* name, std::uint64_t max_bytes) {
-  auto bytes = util::read_small_file((fs::path(dir) / name).string(), max_bytes);
+  auto bytes = source::object_store_for(dir).get(source::join_key(dir, name), max_bytes);
   if (!bytes.ok()) {
     if (bytes.status().code() == util::StatusCode::not_found) return Status::corruption(std::string(name) + " is missing");
     return Status(bytes.status().code(), std::string(name) + ": " + bytes.status().message());
@@ -53,33 +51,30 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
   return bytes;
 }
 
-Status decompress_payload(std::string_view compressed, const char* name, std::size_t limit, util::ByteBuffer& raw) {
-  Status s = util::zstd_decompress(compressed, limit, raw);
-  if (s.ok()) return s;
-  return Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
-                std::string(name) + ": " + s.message());
-}
-
 void stat_files(ScannedSnapshot& snap) {
   const char* names[] = {"metadata", "segments", "task_manager", "manifest.txt", "descriptor.txt"};
+  source::ObjectStore& store = source::object_store_for(snap.snapshot_dir);
   for (std::size_t i = 0; i < snap.files.size(); ++i) {
-    std::error_code ec;
-    const fs::path path = fs::path(snap.snapshot_dir) / names[i];
+    auto size = store.size(source::join_key(snap.snapshot_dir, names[i]));
     snap.files[i].name = names[i];
-    snap.files[i].present = fs::is_regular_file(path, ec);
-    snap.files[i].bytes = snap.files[i].present ? fs::file_size(path, ec) : 0;
+    snap.files[i].present = size.ok();
+    snap.files[i].bytes = size.ok() ? *size : 0;
   }
 }
 
-Status load_manifest_and_descriptor(ScannedSnapshot& snap) {
+Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& options) {
+  const bool standby = options.rules == ReadRules::standby;
   MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
-  auto check = format::check_manifest(snap.manifest, format::ManifestRule::master, snap.snapshot_id);
-  if (!check.ok()) return check.status().with_context("manifest.txt");
+  auto check = format::check_manifest(snap.manifest, standby ? format::ManifestRule::standby : format::ManifestRule::master,
+                                      snap.snapshot_id);
+  if (!check.ok()) return check.status();  // its messages name manifest.txt
   for (const auto& w : check->warnings) snap.findings.push_back({model::Severity::warning, "manifest.txt", w});
-  for (std::size_t i = 0; i < 3; ++i) {
+  // The master needs all three payloads before it decodes any; the standby never reads task_manager.
+  for (std::size_t i = 0; i < (standby ? 2 : 3); ++i) {
     if (!snap.files[i].present) return Status::corruption(snap.files[i].name + " is missing");
   }
-  auto text = util::read_small_file((fs::path(snap.snapshot_dir) / "descriptor.txt").string(), k_small_file_bytes);
+  auto text = source::object_store_for(snap.snapshot_dir)
+                  .get(source::join_key(snap.snapshot_dir, "descriptor.txt"), k_small_file_bytes);
   if (!text.ok()) {
     snap.descriptor_error = text.status().message();
   } else if (auto d = format::parse_descriptor(*text); d.ok()) {
@@ -87,7 +82,11 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap) {
   } else {
     snap.descriptor_error = d.status().message();
   }
-  if (!snap.descriptor_error.empty()) {
+  if (!snap.descriptor_error.empty() && standby) {
+    return Status(text.ok() ? util::StatusCode::corruption : text.status().code(),
+                  "descriptor.txt: " + snap.descriptor_error);  // the standby needs last_included_seq
+  }
+  if (!snap.descriptor_error.empty() && options.descriptor_finding) {
     snap.findings.push_back({model::Severity::warning, "descriptor.txt",
                              "unusable (" + snap.descriptor_error + "): never listed by the catalog"});
   }
@@ -97,10 +96,10 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap) {
 Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   // Streamed from the file: the compressed bytes are never held whole next to the raw ones.
   util::ByteBuffer raw;
-  if (Status s = util::zstd_decompress_file((fs::path(snap.snapshot_dir) / "segments").string(),
-                                            options.max_payload_bytes, raw);
-      !s.ok()) {
-    return Status(s.code(), "segments: " + s.message());
+  MQ_ASSIGN_OR_RETURN(auto file, source::object_store_for(snap.snapshot_dir)
+                                     .open(source::join_key(snap.snapshot_dir, "segments")));
+  if (Status s = util::zstd_decompress_stream(*file, options.max_payload_bytes, raw); !s.ok()) {
+    return util::payload_error(s, "segments");
   }
   snap.segments_raw_bytes = raw.size();
   format::SegmentsDecodeOptions seg_options;
@@ -112,17 +111,19 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   for (const auto& seg : snap.segments.mounted) {
     if (auto uuid = util::parse_uuid_lenient(seg.map_key)) snap.segment_table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
   }
+  if (options.on_segments) options.on_segments(snap.segments);
   return {};
 }
 
 Status load_tasks(ScannedSnapshot& snap, const ScanOptions& options) {
   MQ_ASSIGN_OR_RETURN(std::string compressed, read_payload(snap.snapshot_dir, "task_manager", options.max_payload_bytes));
   util::ByteBuffer raw;
-  Status s = decompress_payload(compressed, "task_manager", format::k_task_manager_max_bytes, raw);
-  if (!s.ok()) return Status::corruption(s.message());  // the 1 GiB cap is the master's own rule
+  Status s = util::zstd_decompress(compressed, format::k_task_manager_max_bytes, raw);
+  // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
+  if (!s.ok()) return Status::corruption(util::payload_error(s, "task_manager").message());
   snap.task_manager_raw_bytes = raw.size();
   auto tasks = format::decode_task_manager(raw.view(), snap.findings);
-  if (!tasks.ok()) return tasks.status().with_context("task_manager");
+  if (!tasks.ok()) return tasks.status();  // its messages name task_manager
   snap.tasks = std::move(tasks->tasks);
   snap.tasks_skipped = tasks->skipped;
   return {};
@@ -132,32 +133,34 @@ Status load_tasks(ScannedSnapshot& snap, const ScanOptions& options) {
 void apply_segment_rule(ScannedSnapshot& snap) {
   for (const auto& seg : snap.segments.mounted) {
     if (seg.status == model::segment_status::ok) continue;
-    snap.master_rejection = "segment " + seg.id + " ('" + seg.name + "') has status " +
-                            model::segment_status::name(seg.status) +
-                            ": unmounting it during restore throws std::system_error (\"Resource deadlock avoided\") "
-                            "in the master at upstream 3b5a5941, so the master rejects this snapshot";
+    snap.non_ok_segment = SegmentSummary{seg.id, seg.name, seg.size, seg.status, seg.has_allocator};
+    snap.master_rejection = non_ok_segment_reason(*snap.non_ok_segment) + ", so the master rejects this snapshot";
     return;
   }
 }
 
 struct ShardSlot {
   std::uint64_t sequence = 0;
-  restore::ShardTally tally;
+  ShardTally tally;
 };
 
 }  // namespace
 
-Status read_shard_blob(const std::string& metadata_path, const format::ShardBlobLocation& blob,
+std::string non_ok_segment_reason(const SegmentSummary& seg) {
+  return "segment " + seg.id + " ('" + seg.name + "') has status " + model::segment_status::name(seg.status) +
+         ": unmounting it during restore throws std::system_error (\"Resource deadlock avoided\") in the master at "
+         "upstream 3b5a5941";
+}
+
+bool ScannedSnapshot::metadata_checked() const { return metadata.file_bytes > 0 && !stopped_early && shards_decoded; }
+
+Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
                        std::size_t max_shard_bytes, util::ByteBuffer& compressed, util::ByteBuffer& decompressed) {
-  util::FileReader file;
-  MQ_RETURN_IF_ERROR(file.open(metadata_path));
-  MQ_RETURN_IF_ERROR(file.read_exact(blob.file_offset, nullptr));
-  MQ_RETURN_IF_ERROR(file.read_exact(blob.bytes, compressed));
+  MQ_RETURN_IF_ERROR(
+      source::object_store_for(metadata_key).get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
   Status s = util::zstd_decompress(compressed.view(), max_shard_bytes, decompressed);
   if (s.ok()) return s;
-  return Status(s.code() == util::StatusCode::limit_exceeded ? s.code() : util::StatusCode::corruption,
-                "metadata: shard " + std::to_string(blob.shard_index) + " (BIN at byte offset " +
-                    std::to_string(blob.file_offset) + "): " + s.message());
+  return util::payload_error(s, format::shard_blob_context(blob.shard_index, blob.file_offset));
 }
 
 util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
@@ -166,12 +169,13 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   snap.snapshot_id = snapshot_id;
   snap.snapshot_dir = snapshot_dir;
   stat_files(snap);
-  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap));
+  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap, options));
   MQ_RETURN_IF_ERROR(load_segments(snap, options));
 
+  const bool restore_model = options.rules == ReadRules::master;
   const unsigned threads = std::max<unsigned>(1, static_cast<unsigned>(analyzers.size()));
   std::vector<format::ObjectView> views(threads);
-  std::vector<restore::ShardTallyBuilder> builders(threads);
+  std::vector<ShardTallyBuilder> builders(threads);
   std::vector<model::Findings> worker_findings(threads);
   std::vector<std::optional<ShardSlot>> slots(util::k_metadata_shards);
   std::mutex mutex;
@@ -185,13 +189,13 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     const ShardContext context{shard, sequence, bytes};
     if (analyzer != nullptr) analyzer->begin_shard(context);
     builders[worker].reset();
-    TeeVisitor tee(builders[worker], analyzer);
+    TeeVisitor tee(restore_model ? &builders[worker] : nullptr, analyzer);
     model::Findings& findings = worker_findings[worker];
     const std::size_t before = findings.size();
     MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, snap.segment_table, views[worker], tee, findings));
     ShardSlot slot;
     slot.sequence = sequence;
-    builders[worker].finish(shard, options.restore_time_ms, slot.tally, findings);
+    if (restore_model) builders[worker].finish(shard, options.restore_time_ms, slot.tally, findings);
     if (findings.size() > k_findings_per_worker) findings.resize(std::max(before, k_findings_per_worker));
     const std::uint64_t seen = tee.entries();
     const std::uint64_t total = entries.fetch_add(seen) + seen;
@@ -212,10 +216,12 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   scan_options.max_shard_bytes = options.max_payload_bytes;
   scan_options.max_value_bytes = options.max_payload_bytes;
   scan_options.decode_shards = options.decode_shards;
-  auto info = format::scan_metadata_file((fs::path(snapshot_dir) / "metadata").string(), snap.segment_table,
-                                         scan_options, handler, snap.findings);
+  source::ObjectStore& store = source::object_store_for(snapshot_dir);
+  MQ_ASSIGN_OR_RETURN(auto metadata_file, store.open(source::join_key(snapshot_dir, "metadata")));
+  auto info = format::scan_metadata(*metadata_file, snap.segment_table, scan_options, handler, snap.findings);
   if (!info.ok() && !stop.load()) return info.status();
   snap.stopped_early = stop.load();
+  snap.shards_decoded = options.decode_shards;
   if (info.ok()) snap.metadata = std::move(info).value();
   snap.entries = entries.load();
   for (auto& f : worker_findings) {
@@ -229,16 +235,17 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     snap.restored_objects += slot->tally.objects;
     for (auto& [tenant, tally] : slot->tally.tenants) {
       auto it = snap.restored_tenants.find(tenant);
-      if (it == snap.restored_tenants.end()) it = snap.restored_tenants.emplace(tenant, restore::TenantTally{}).first;
+      if (it == snap.restored_tenants.end()) it = snap.restored_tenants.emplace(tenant, TenantTally{}).first;
       it->second.merge(tally);
     }
   }
-  if (options.decode_shards && !snap.stopped_early && snap.metadata.shard_entries > distinct) {
+  if (restore_model && options.decode_shards && !snap.stopped_early && snap.metadata.shard_entries > distinct) {
     snap.duplicate_shard_blobs = snap.metadata.shard_entries - distinct;
     snap.findings.push_back({model::Severity::error, "metadata",
                              std::to_string(snap.duplicate_shard_blobs) +
                                  " duplicate shard keys (the last one of each wins)"});
   }
+  if (!restore_model) return snap;  // the standby: no task_manager, no unmount step, findings in file order
   if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(snap, options));
   apply_segment_rule(snap);
   std::stable_sort(snap.findings.begin(), snap.findings.end(), [](const model::Finding& a, const model::Finding& b) {
@@ -247,4 +254,4 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   return snap;
 }
 
-}  // namespace moonquota::inspect
+}  // namespace moonquota::restore

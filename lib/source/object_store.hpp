@@ -1,0 +1,53 @@
+// Where a snapshot store's bytes come from, shaped like upstream's own snapshot object store
+// (snapshot-format.md §2.3): a small object by key, a byte range of an object, a prefix listing,
+// an object's size. Every read of a store (catalog, manifest, descriptor, payloads, shard
+// blobs) goes through this interface; no decoder or restore code opens a path. Keys are the
+// locations the reports print: for the local backend a filesystem path
+// ("<store>/mooncake_master_snapshot/<cluster_id>/<id>/metadata"), for an object store a URL.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/byte_buffer.hpp"
+#include "util/byte_source.hpp"
+#include "util/status.hpp"
+
+namespace moonquota::source {
+
+class ObjectStore {
+ public:
+  ObjectStore() = default;
+  ObjectStore(const ObjectStore&) = delete;
+  ObjectStore& operator=(const ObjectStore&) = delete;
+  virtual ~ObjectStore() = default;
+
+  // The whole object. Errors: not_found (no such object), limit_exceeded (larger than
+  // `max_bytes`: our memory guard), io_error / unavailable (it could not be read).
+  [[nodiscard]] virtual util::Result<std::string> get(const std::string& key, std::uint64_t max_bytes) = 0;
+  // The object as a source of sequential exact reads, from byte 0 (never held whole).
+  [[nodiscard]] virtual util::Result<std::unique_ptr<util::ByteSource>> open(const std::string& key) = 0;
+  // Exactly `bytes` bytes at `offset` into `out`; an object shorter than that is corruption.
+  [[nodiscard]] virtual util::Status get_range(const std::string& key, std::uint64_t offset, std::uint64_t bytes,
+                                               util::ByteBuffer& out) = 0;
+  // The object's size in bytes; not_found when there is no such object.
+  [[nodiscard]] virtual util::Result<std::uint64_t> size(const std::string& key) = 0;
+  // Every object key below `prefix` (a "directory" key ending in '/'), at any depth, sorted.
+  // Errors: not_found when nothing is stored under the prefix location at all.
+  [[nodiscard]] virtual util::Result<std::vector<std::string>> list(const std::string& prefix) = 0;
+};
+
+// "<prefix>/<name>" without doubling a '/' (the way std::filesystem::path joins a relative name).
+[[nodiscard]] std::string join_key(const std::string& prefix, const std::string& name);
+
+// Whether anything is stored under `prefix` (a local directory that exists, even empty).
+[[nodiscard]] bool prefix_exists(const std::string& prefix);
+
+// The store that holds `location` (a --store, --snapshot-dir or catalog root). Today every
+// location is a local path; object-store URLs get their backend here.
+[[nodiscard]] ObjectStore& object_store_for(const std::string& location);
+
+}  // namespace moonquota::source
