@@ -1,0 +1,68 @@
+// The standby bootstrap through the one reader (ReadRules::standby): what it loads from a genuine
+// store, and how a failed load is named (once per context, the file first).
+#include "restore/standby_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/snapshot_test_support.hpp"
+
+namespace moonquota::restore {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StandbyLoaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    test::copy_genuine_store(test::k_s1, m_dir.path() / "store");
+    m_snapshot = test::cluster_root(m_dir.path() / "store") + "/" + std::string(test::k_s1.snapshot_id);
+  }
+  StandbyBootstrap load(unsigned threads = 2) {
+    RestoreOptions options;
+    options.restore_time_ms = test::k_s1_restore_time_ms;
+    options.threads = threads;
+    return load_standby_snapshot(m_snapshot, test::k_s1.snapshot_id, options, m_store);
+  }
+  test::TempDir m_dir;
+  std::string m_snapshot;
+  StandbyStore m_store;
+};
+
+TEST_F(StandbyLoaderTest, LoadsTheGenuineStoreWithItsDescriptorsBaseline) {
+  const StandbyBootstrap single = load(1);
+  ASSERT_TRUE(single.loaded) << single.failure;
+  EXPECT_GT(single.objects_loaded, 0u);
+  const StandbyBootstrap two = load(2);
+  ASSERT_TRUE(two.loaded) << two.failure;
+  EXPECT_EQ(two.objects_loaded, single.objects_loaded) << "the thread count changes nothing";
+  EXPECT_FALSE(m_store.registry().empty()) << "segments registered from the segments payload";
+}
+
+TEST_F(StandbyLoaderTest, AMissingDescriptorFailsTheLoadNamingTheFile) {
+  fs::remove(fs::path(m_snapshot) / "descriptor.txt");
+  const StandbyBootstrap out = load();
+  EXPECT_FALSE(out.loaded);
+  EXPECT_EQ(out.failure.rfind("descriptor.txt: ", 0), 0u) << out.failure;
+  EXPECT_EQ(out.objects_loaded, 0u);
+}
+
+TEST_F(StandbyLoaderTest, TaskManagerIsNeverRead) {
+  fs::remove(fs::path(m_snapshot) / "task_manager");
+  const StandbyBootstrap out = load();
+  EXPECT_TRUE(out.loaded) << out.failure;
+}
+
+TEST_F(StandbyLoaderTest, ATruncatedMetadataFailsOnceNamed) {
+  const fs::path metadata = fs::path(m_snapshot) / "metadata";
+  fs::resize_file(metadata, fs::file_size(metadata) - 7);
+  const StandbyBootstrap out = load();
+  EXPECT_FALSE(out.loaded);
+  EXPECT_TRUE(m_store.registry().empty() && out.objects_loaded == 0) << "a failed load leaves the store empty";
+  EXPECT_NE(out.failure.find("metadata"), std::string::npos) << out.failure;
+  EXPECT_EQ(out.failure.find("metadata: metadata:"), std::string::npos) << out.failure;
+}
+
+}  // namespace
+}  // namespace moonquota::restore
