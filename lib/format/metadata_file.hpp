@@ -56,8 +56,11 @@ struct MetadataFileInfo {
   std::vector<ShardBlobLocation> shard_blobs;  // every shard entry, in file order
 };
 
-// Reads `path`. Rejections come back as Status::corruption naming the file and the byte
-// offset, shard or entry. Limits hit are Status::corruption too, saying which limit.
+// Reads `path`. A rejection (bytes that break the format, a file that ends early) is
+// Status::corruption, "metadata: ..." naming the byte offset, shard or entry. One of our own
+// limits hit (max_shard_bytes, max_value_bytes) is Status::limit_exceeded with the size and the
+// limit, not a rejection. Opening or reading the file: not_found or io_error. An error returned
+// by `handler` keeps its code, prefixed "metadata: ".
 [[nodiscard]] util::Result<MetadataFileInfo> scan_metadata_file(const std::string& path, const SegmentTable& segments,
                                                                 const MetadataScanOptions& options,
                                                                 const ShardHandler& handler, model::Findings& findings);
