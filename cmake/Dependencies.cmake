@@ -8,7 +8,6 @@ find_package(fmt CONFIG REQUIRED)            # fmt::fmt
 find_package(spdlog CONFIG REQUIRED)         # spdlog::spdlog
 find_package(nlohmann_json CONFIG REQUIRED)  # nlohmann_json::nlohmann_json
 find_package(yaml-cpp CONFIG REQUIRED)       # yaml-cpp
-find_package(GTest CONFIG REQUIRED)          # GTest::gtest_main
 # RocksDB last: its config appends its own Find modules and defines zstd::zstd itself.
 find_package(RocksDB CONFIG REQUIRED)        # RocksDB::rocksdb-shared
 
@@ -17,3 +16,8 @@ pkg_check_modules(XXHASH  REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET GLOBAL hiredis)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET GLOBAL cpp-httplib)  # compiled library: keep its defines
 pkg_check_modules(JSONCPP REQUIRED IMPORTED_TARGET GLOBAL jsoncpp)           # the OpLog writer's own JSON library
+
+# The test suite only.
+if(MOONQUOTA_BUILD_TESTS)
+  find_package(GTest CONFIG REQUIRED)        # GTest::gtest_main, GTest::gmock
+endif()

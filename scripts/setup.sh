@@ -8,7 +8,7 @@ packages=(
   libcli11-dev libmsgpack-cxx-dev libboost-dev libzstd-dev zstd
   libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
   libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev
-  libcpp-httplib-dev libhiredis-dev libjsoncpp-dev
+  libcpp-httplib-dev libhiredis-dev libjsoncpp-dev clang-format
   etcd-server etcd-client redis-server redis-tools
 )
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh Debian 12 machine: installs the packages, builds, runs
-# every test with CTest (unit, golden, corpus replay), then again under ASan+UBSan. Both CTest
-# passes run inside scripts/with-services.sh (a private etcd and redis-server on free loopback ports).
+# The whole test suite, from a fresh Debian 12 machine: installs the packages, checks the
+# formatting (scripts/check-format.sh), builds, runs every test with CTest (unit, golden, corpus
+# replay), then again under ASan+UBSan. Both CTest passes run inside scripts/with-services.sh (a
+# private etcd and redis-server on free loopback ports).
 # Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ quick=0
 [[ "${1:-}" == "--quick" ]] && quick=1
 
 bash scripts/setup.sh
+bash scripts/check-format.sh
 bash scripts/build.sh build -DMOONQUOTA_WERROR=ON
 bash scripts/with-services.sh bash -c 'cd build && ctest --output-on-failure --parallel "$(nproc)"'
 

@@ -58,9 +58,11 @@ struct MetadataFileInfo {
   std::vector<ShardBlobLocation> shard_blobs;  // every shard entry, in file order
 };
 
-// Reads `file` from its current offset (byte 0). Rejections come back as Status::corruption
-// naming the byte offset, shard or entry; a hit of our memory guards (max_shard_bytes,
-// max_value_bytes) is Status::limit_exceeded; a failed read keeps the source's code.
+// Reads `file` from its current offset (byte 0). A rejection (bytes that break the format, a
+// payload that ends early) is Status::corruption, "metadata: ..." naming the byte offset, shard or
+// entry. One of our own limits hit (max_shard_bytes, max_value_bytes) is Status::limit_exceeded
+// with the size and the limit, not a rejection. A failed read keeps the source's code (io_error,
+// unavailable). An error returned by `handler` keeps its code, prefixed "metadata: ".
 [[nodiscard]] util::Result<MetadataFileInfo> scan_metadata(util::ByteSource& file, const SegmentTable& segments,
                                                            const MetadataScanOptions& options,
                                                            const ShardHandler& handler, model::Findings& findings);

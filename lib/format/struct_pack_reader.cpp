@@ -43,17 +43,23 @@ bool StructPackReader::open(std::uint32_t type_code, std::string_view type_liter
   }
   out = StructPackHeader{};
   out.has_metainfo = (head & 1U) != 0;
+  std::size_t total_len_at = 0;
   if (out.has_metainfo) {
     std::uint8_t meta = 0;
     if (!u8(meta, "metainfo")) return false;
     out.metainfo = meta;
-    if ((meta & 0xE0U) != 0) return fail("metainfo reserved bits 5-7 are set (never written)");
+    if ((meta & 0xE0U) != 0) {
+      --m_pos;  // the error names the metainfo byte
+      return fail("metainfo reserved bits 5-7 are set (never written)");
+    }
     const unsigned data_code = meta & 3U;
     out.length_width = 1U << ((meta >> 3) & 3U);
     if (data_code != 0) {
       out.has_total_len = true;
+      total_len_at = m_pos;
       if (!fixed(out.total_len, 1U << data_code, "total_len")) return false;
       if (out.total_len > m_bytes.size()) {
+        m_pos = total_len_at;
         return fail("total_len " + std::to_string(out.total_len) + " exceeds the " + std::to_string(m_bytes.size()) +
                     "-byte buffer");
       }
@@ -69,7 +75,10 @@ bool StructPackReader::open(std::uint32_t type_code, std::string_view type_liter
   }
   m_length_width = out.length_width;
   out.body_offset = m_pos;
-  if (out.has_total_len && out.total_len < m_pos) return fail("total_len is smaller than the header");
+  if (out.has_total_len && out.total_len < m_pos) {
+    m_pos = total_len_at;
+    return fail("total_len is smaller than the header");
+  }
   return true;
 }
 
@@ -101,9 +110,11 @@ bool StructPackReader::boolean(bool& v, const char* what) {
 }
 
 bool StructPackReader::count(std::uint64_t& v, std::size_t min_element_bytes, const char* what) {
+  const std::size_t at = m_pos;
   if (!fixed(v, m_length_width, what)) return false;
   const std::size_t left = m_bytes.size() - m_pos;
   if (min_element_bytes > 0 && v > left / min_element_bytes) {
+    m_pos = at;  // the error names the count
     return fail(std::string(what) + ": " + std::to_string(v) + " elements cannot fit in the " + std::to_string(left) +
                 " bytes left");
   }

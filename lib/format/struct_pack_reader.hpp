@@ -59,6 +59,7 @@ class StructPackReader {
 
   [[nodiscard]] std::size_t position() const { return m_pos; }
   [[nodiscard]] std::size_t size() const { return m_bytes.size(); }
+  // The first failure, ending in "at byte N": the offset of the field at fault.
   [[nodiscard]] const std::string& error() const { return m_error; }
 
  private:

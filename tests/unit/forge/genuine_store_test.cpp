@@ -13,15 +13,17 @@
 #include "format/metadata_encoder.hpp"
 #include "format/segments_encoder.hpp"
 #include "format/task_manager_encoder.hpp"
+#include "support/snapshot_test_support.hpp"
+#include "util/text_table.hpp"
 
 namespace moonquota::forge {
 namespace {
 
-using forge_test::hex;
 using forge_test::metadata_shard_bins;
-using forge_test::read_file;
-using forge_test::source_path;
-using forge_test::unzstd;
+using test::read_file;
+using test::source_path;
+using test::unzstd;
+using util::to_hex;
 
 struct GenuineCase {
   const char* name;
@@ -32,21 +34,18 @@ struct GenuineCase {
 class GenuineStore : public ::testing::TestWithParam<GenuineCase> {
  protected:
   void SetUp() override {
-    m_out = std::filesystem::path(MOONQUOTA_BINARY_DIR) / "test-tmp" /
-            ("genuine-" + std::string(GetParam().name));
-    std::filesystem::remove_all(m_out);
     auto scenario = load_scenario(source_path(std::string("testdata/forge/") + GetParam().scenario));
     ASSERT_TRUE(scenario.ok()) << scenario.status().to_string();
     m_scenario = std::move(scenario).value();
   }
-  void TearDown() override { std::filesystem::remove_all(m_out); }
 
   std::string genuine_dir() const {
     return source_path(std::string("snapshots/genuine/") + GetParam().name +
                        "/store/mooncake_master_snapshot/mooncake_cluster");
   }
 
-  std::filesystem::path m_out;
+  test::TempDir m_tmp;
+  const std::filesystem::path m_out = m_tmp.path() / "store";
   Scenario m_scenario;
 };
 
@@ -59,7 +58,8 @@ TEST_P(GenuineStore, DecompressedMetadataShardsAreIdentical) {
   ASSERT_EQ(ours->size(), genuine_shards.size());
   for (std::size_t i = 0; i < ours->size(); ++i) {
     EXPECT_EQ((*ours)[i].first, genuine_shards[i].first);
-    EXPECT_EQ(hex((*ours)[i].second), hex(unzstd(genuine_shards[i].second))) << "shard " << (*ours)[i].first;
+    EXPECT_EQ(to_hex((*ours)[i].second), to_hex(unzstd(genuine_shards[i].second)))
+        << "shard " << (*ours)[i].first;
   }
 }
 
@@ -76,7 +76,7 @@ TEST_P(GenuineStore, DecompressedSegmentsAndTasksAreIdentical) {
                                                                   .first);
   auto tasks = format::encode_task_manager_raw(m_scenario.snapshots.at(0).tasks);
   ASSERT_TRUE(tasks.ok());
-  EXPECT_EQ(hex(*tasks), hex(unzstd(read_file(dir + "/task_manager"))));
+  EXPECT_EQ(to_hex(*tasks), to_hex(unzstd(read_file(dir + "/task_manager"))));
 }
 
 TEST_P(GenuineStore, ForgedStoreIsByteIdenticalToTheGenuineOne) {

@@ -7,6 +7,7 @@
 
 #include "format/msgpack_reader.hpp"
 #include "forge_test_support.hpp"
+#include "support/snapshot_test_support.hpp"
 #include "util/hashing.hpp"
 
 namespace moonquota::forge {
@@ -14,8 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using forge_test::metadata_shard_bins;
-using forge_test::read_file;
-using forge_test::unzstd;
+using test::read_file;
+using test::unzstd;
 
 // Counts the entries of a decompressed shard and checks each sits in its expected shard.
 std::size_t check_shard(std::uint32_t shard, const std::string& raw) {
@@ -40,8 +41,8 @@ std::size_t check_shard(std::uint32_t shard, const std::string& raw) {
 }
 
 TEST(LargeStore, WritesEveryObjectInItsShardDeterministically) {
-  const fs::path base = fs::path(MOONQUOTA_BINARY_DIR) / "test-tmp" / "large-store";
-  fs::remove_all(base);
+  const test::TempDir tmp;
+  const fs::path& base = tmp.path();
   LargeStoreOptions options;
   options.objects = 5000;
   options.seed = 7;
@@ -62,7 +63,6 @@ TEST(LargeStore, WritesEveryObjectInItsShardDeterministically) {
   EXPECT_FALSE(unzstd(read_file((base / "a").string() + snap + "segments")).empty());
   EXPECT_FALSE(fs::exists((base / "a").string() + snap + ".forge-shard-index.tmp"));
   EXPECT_FALSE(write_large_store(options, (base / "a").string()).ok());  // not empty, no force
-  fs::remove_all(base);
 }
 
 }  // namespace

@@ -6,25 +6,21 @@
 #include <string>
 
 #include "forge/scenario.hpp"
-#include "forge_test_support.hpp"
+#include "support/snapshot_test_support.hpp"
+#include "util/text_table.hpp"
 
 namespace moonquota::forge {
 namespace {
 
 namespace fs = std::filesystem;
-using forge_test::hex;
-using forge_test::read_file;
-using forge_test::source_path;
+using test::read_file;
+using test::source_path;
+using util::to_hex;
 
 class StoreWriter : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_out = fs::path(MOONQUOTA_BINARY_DIR) / "test-tmp" /
-            (std::string("store-writer-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_out);
-  }
-  void TearDown() override { fs::remove_all(m_out); }
-  fs::path m_out;
+  test::TempDir m_tmp;
+  const fs::path m_out = m_tmp.path() / "store";
 };
 
 // §14.7: an empty snapshot is exactly the minimal fixtures.
@@ -34,10 +30,10 @@ TEST_F(StoreWriter, EmptySnapshotIsTheSpecMinimalFixture) {
   ASSERT_TRUE(write_store(*scenario, m_out.string(), {}).ok());
   const std::string dir = (m_out / "mooncake_master_snapshot/mooncake_cluster").string();
   const std::string snap = dir + "/20260822_051200_123/";
-  EXPECT_EQ(hex(read_file(snap + "metadata")),
+  EXPECT_EQ(to_hex(read_file(snap + "metadata")),
             "83a673686172647380b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696401");
-  EXPECT_EQ(hex(read_file(snap + "segments")), "28b52ffd2015a9000085a26d6101a2616e90a26d7380a2637380a26c6480");
-  EXPECT_EQ(hex(read_file(snap + "task_manager")), "28b52ffd200109000090");
+  EXPECT_EQ(to_hex(read_file(snap + "segments")), "28b52ffd2015a9000085a26d6101a2616e90a26d7380a2637380a26c6480");
+  EXPECT_EQ(to_hex(read_file(snap + "task_manager")), "28b52ffd200109000090");
   EXPECT_EQ(read_file(snap + "manifest.txt"), "messagepack|1.0.0|20260822_051200_123");
   EXPECT_EQ(read_file(snap + "descriptor.txt"), "0|0|1787375520123");
   EXPECT_EQ(read_file(dir + "/latest.txt"), "20260822_051200_123");
@@ -84,7 +80,7 @@ TEST_F(StoreWriter, SpecWorkedExampleMetadataFileEqualsSection14_4) {
   const std::string file = read_file(source_path(
       "snapshots/spec-worked-example/store/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123/metadata"));
   EXPECT_EQ(file.size(), 197u);
-  EXPECT_EQ(hex(file),
+  EXPECT_EQ(to_hex(file),
             "83a673686172647381cd03c3c49228b52ffd209b4d0400a40781a86d65746164"
             "6174619193a764656661756c74a864656d6f2d6b65799ca3312d32cf0000018b"
             "cfe56800cd0400cf000003bb2cc3d800c20002009401030095000300000000a3"

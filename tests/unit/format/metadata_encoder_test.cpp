@@ -4,20 +4,13 @@
 
 #include <string>
 
+#include "util/text_table.hpp"
 #include "util/zstd_codec.hpp"
 
 namespace moonquota::format {
 namespace {
 
-std::string hex(const std::string& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
+using util::to_hex;
 
 // snapshot-format.md §14.1.
 model::ObjectRecord worked_example_object() {
@@ -58,7 +51,7 @@ TEST(MetadataEncoder, SpecWorkedExampleShardIsByteExact) {
   auto raw = encode_shard_raw({&o});
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
   EXPECT_EQ(raw->size(), 155u);
-  EXPECT_EQ(hex(*raw), k_spec_shard_hex);
+  EXPECT_EQ(to_hex(*raw), k_spec_shard_hex);
 }
 
 TEST(MetadataEncoder, SpecWorkedExampleFileFraming) {
@@ -68,12 +61,12 @@ TEST(MetadataEncoder, SpecWorkedExampleFileFraming) {
   auto file = encode_metadata(content);
   ASSERT_TRUE(file.ok());
   // 83 a6"shards" 81 cd03c3 c4<len> <zstd frame> ... b2"discarded_replicas" 90 af"replica_next_id" 03
-  EXPECT_EQ(hex(file->substr(0, 14)), "83a673686172647381cd03c3c4" + hex(file->substr(13, 1)));
+  EXPECT_EQ(to_hex(file->substr(0, 14)), "83a673686172647381cd03c3c4" + to_hex(file->substr(13, 1)));
   const std::size_t bin_len = static_cast<unsigned char>((*file)[13]);
   std::string shard;
   ASSERT_TRUE(util::zstd_decompress(std::string_view(*file).substr(14, bin_len), 1 << 20, shard).ok());
-  EXPECT_EQ(hex(shard), k_spec_shard_hex);
-  EXPECT_EQ(hex(file->substr(14 + bin_len)),
+  EXPECT_EQ(to_hex(shard), k_spec_shard_hex);
+  EXPECT_EQ(to_hex(file->substr(14 + bin_len)),
             "b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696403");
 }
 
@@ -82,7 +75,7 @@ TEST(MetadataEncoder, EmptyFixtureIsByteExact) {
   MetadataContent content;
   auto file = encode_metadata(content);
   ASSERT_TRUE(file.ok());
-  EXPECT_EQ(hex(*file),
+  EXPECT_EQ(to_hex(*file),
             "83a673686172647380b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696401");
 }
 
@@ -94,7 +87,7 @@ TEST(MetadataEncoder, TenantAndChecksumVariants) {
   EXPECT_EQ(expected_shard_index(o), 55u);
   auto raw = encode_shard_raw({&o});
   ASSERT_TRUE(raw.ok());
-  const std::string h = hex(*raw);
+  const std::string h = to_hex(*raw);
   EXPECT_NE(h.find("a874656e616e742d61a864656d6f2d6b65799d"), std::string::npos);
   EXPECT_EQ(h.substr(h.size() - 22), "c2a0cf123456789abcdef0");
 }
@@ -107,9 +100,9 @@ TEST(MetadataEncoder, EntriesSortBytewiseAndDuplicatesAreRefused) {
   high.tenant_id = "\xc3\xa9t";  // bytes >= 0x80 sort after ASCII
   auto raw = encode_shard_raw({&high, &a, &b});
   ASSERT_TRUE(raw.ok());
-  const std::string h = hex(*raw);
-  EXPECT_LT(h.find(hex("demo-kex")), h.find(hex("demo-key")));
-  EXPECT_LT(h.find(hex("demo-key")), h.find(hex("\xc3\xa9t")));
+  const std::string h = to_hex(*raw);
+  EXPECT_LT(h.find(to_hex("demo-kex")), h.find(to_hex("demo-key")));
+  EXPECT_LT(h.find(to_hex("demo-key")), h.find(to_hex("\xc3\xa9t")));
   auto dup = encode_shard_raw({&a, &a});
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(dup.status().message().find("duplicate"), std::string::npos);
@@ -153,7 +146,7 @@ TEST(MetadataEncoder, DiscardedItemsAndStreamOrder) {
   item.mem_size = 1024;
   item.replicas = {worked_example_object().replicas[0]};
   ASSERT_TRUE(stream.finish({item}, 9).ok());
-  const std::string h = hex(out);
+  const std::string h = to_hex(out);
   // [ttl, mem_size, 1, Replica] after "discarded_replicas" array(1)
   EXPECT_NE(h.find("9194cf000001a2"), std::string::npos);
   EXPECT_EQ(h.substr(h.size() - 2), "09");

@@ -5,18 +5,12 @@
 #include <cstdint>
 #include <string>
 
+#include "util/text_table.hpp"
+
 namespace moonquota::format {
 namespace {
 
-std::string hex(const std::string& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
+using util::to_hex;
 
 template <typename Fn>
 std::string packed(Fn fn) {
@@ -24,7 +18,7 @@ std::string packed(Fn fn) {
   MsgpackWriter w(out);
   fn(w);
   EXPECT_TRUE(w.status().ok());
-  return hex(out);
+  return to_hex(out);
 }
 
 TEST(MsgpackWriter, UnsignedUsesSmallestFormat) {

@@ -6,19 +6,12 @@
 
 #include "format/offset_allocator.hpp"
 #include "format/task_manager_encoder.hpp"
+#include "util/text_table.hpp"
 
 namespace moonquota::format {
 namespace {
 
-std::string hex(const std::string& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
+using util::to_hex;
 
 model::MountedSegment make_segment(const std::string& id, const std::string& name, std::uint64_t base,
                                    std::uint64_t size, const std::string& endpoint,
@@ -49,16 +42,16 @@ TEST(SegmentsEncoder, EmptyFixtureIsByteExact) {
   model::SegmentsPayload empty;
   auto raw = encode_segments_raw(empty);
   ASSERT_TRUE(raw.ok());
-  EXPECT_EQ(hex(*raw), "85a26d6101a2616e90a26d7380a2637380a26c6480");
+  EXPECT_EQ(to_hex(*raw), "85a26d6101a2616e90a26d7380a2637380a26c6480");
   auto file = encode_segments(empty);
   ASSERT_TRUE(file.ok());
-  EXPECT_EQ(hex(*file), "28b52ffd2015a9000085a26d6101a2616e90a26d7380a2637380a26c6480");
+  EXPECT_EQ(to_hex(*file), "28b52ffd2015a9000085a26d6101a2616e90a26d7380a2637380a26c6480");
 }
 
 TEST(TaskManagerEncoder, EmptyFixtureIsByteExact) {
   auto file = encode_task_manager({});
   ASSERT_TRUE(file.ok());
-  EXPECT_EQ(hex(*file), "28b52ffd200109000090");
+  EXPECT_EQ(to_hex(*file), "28b52ffd200109000090");
 }
 
 // §14.6: the segment of the worked example after its one 1024-byte allocation.
@@ -70,7 +63,7 @@ TEST(SegmentsEncoder, SpecWorkedExampleSizeAndPrefix) {
   auto raw = encode_segments_raw(p);
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
   EXPECT_EQ(raw->size(), 13072u);
-  const std::string h = hex(*raw);
+  const std::string h = to_hex(*raw);
   const std::string prefix =
       "85a26d6101a2616e91a57365672d61a26d7381a3332d3499a3332d34a57365672d61cf0000000300000000"
       "ce01000000af3132372e302e302e313a313738313201c396";
@@ -96,14 +89,14 @@ TEST(SegmentsEncoder, MapsSortByNumericUuidPair) {
   p.local_disk = {ld2, ld};
   auto raw = encode_segments_raw(p);
   ASSERT_TRUE(raw.ok());
-  const std::string h = hex(*raw);
-  EXPECT_LT(h.find(hex("9-2")), h.find(hex("10-1")));   // 9 < 10 numerically, not as strings
-  EXPECT_LT(h.find(hex("2-0")), h.find(hex("10-0")));
-  EXPECT_LT(h.find(hex("3-0")), h.find(hex("11-0")));
+  const std::string h = to_hex(*raw);
+  EXPECT_LT(h.find(to_hex("9-2")), h.find(to_hex("10-1")));   // 9 < 10 numerically, not as strings
+  EXPECT_LT(h.find(to_hex("2-0")), h.find(to_hex("10-0")));
+  EXPECT_LT(h.find(to_hex("3-0")), h.find(to_hex("11-0")));
   // ld "3-0": [true, 2, "t\0aa", ["t","aa",7], "t\0zz", ["t","zz",5], 100]
   EXPECT_NE(h.find("a3332d3097c302a474006161" "93a174a2616107a474007a7a93a174a27a7a0564"), std::string::npos);
   // ld "11-0": [false, 0, 0]
-  EXPECT_NE(h.find(hex("11-0") + "93c20000"), std::string::npos);
+  EXPECT_NE(h.find(to_hex("11-0") + "93c20000"), std::string::npos);
   p.mounted[0].id = "not-a-uuid";
   EXPECT_FALSE(encode_segments_raw(p).ok());
 }
@@ -117,7 +110,7 @@ TEST(SegmentsEncoder, SegmentWithoutAllocatorAndNonOkStatus) {
   std::string out;
   MsgpackWriter w(out);
   ASSERT_TRUE(encode_mounted_segment(w, s).ok());
-  EXPECT_EQ(hex(out), "99a3352d36a16e0000a002c2c0a4686f7374");
+  EXPECT_EQ(to_hex(out), "99a3352d36a16e0000a002c2c0a4686f7374");
 }
 
 TEST(TaskManagerEncoder, TasksSortByUuidPairAndKeepEightFields) {
@@ -125,9 +118,9 @@ TEST(TaskManagerEncoder, TasksSortByUuidPairAndKeepEightFields) {
   model::TaskRecord early{"9-9", 0, 0, "{\"k\":1}", 1, 2, "", "1-2"};
   auto raw = encode_task_manager_raw({late, early});
   ASSERT_TRUE(raw.ok());
-  const std::string h = hex(*raw);
+  const std::string h = to_hex(*raw);
   EXPECT_EQ(h.substr(0, 4), "9298");
-  EXPECT_LT(h.find(hex("9-9")), h.find(hex("10-0")));
+  EXPECT_LT(h.find(to_hex("9-9")), h.find(to_hex("10-0")));
   model::TaskRecord bad{"x", 0, 0, "", 0, 0, "", "1-2"};
   EXPECT_FALSE(encode_task_manager_raw({bad}).ok());
 }
