@@ -5,8 +5,9 @@
 //   export  the keys under /oplog/<cluster_id>/ as export lines
 #include <sstream>
 
+#include "inspect/oplog_inspect.hpp"
 #include "report/oplog_inspect_report.hpp"
-#include "restore/promote_path.hpp"
+#include "source/oplog_source.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;
@@ -18,8 +19,8 @@ int main(int argc, char** argv) {
   mq::tools::CommonFlags common;
   std::string command;
   std::string cluster_id = "mooncake_cluster";
-  mq::restore::OpLogSelection oplog;
-  mq::restore::DumpFilter filter;
+  mq::source::OpLogSelection oplog;
+  mq::inspect::DumpFilter filter;
   std::uint64_t from_batch = 0, to_batch = 0;
   std::string tenant, key_prefix;
   app.add_option("command", command, "verify | summary | dump | export")
@@ -41,12 +42,12 @@ int main(int argc, char** argv) {
   if (tenant_opt->count() > 0) filter.tenant = tenant;
   if (prefix_opt->count() > 0) filter.key_prefix = key_prefix;
 
-  auto keys = mq::restore::read_oplog(oplog, cluster_id);
+  auto keys = mq::source::read_oplog(oplog, cluster_id);
   if (!keys.ok()) return mq::tools::fail("oplog-inspect", keys.status());
   std::ostringstream text;
   int rc = mq::tools::k_exit_ok;
   if (command == "verify") {
-    auto audit = mq::restore::audit_oplog(*keys);
+    auto audit = mq::inspect::audit_oplog(*keys);
     if (common.format == "json") {
       text << mq::report::oplog_audit_json(audit, cluster_id).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     } else {
@@ -54,14 +55,14 @@ int main(int argc, char** argv) {
     }
     rc = audit.ok ? mq::tools::k_exit_ok : mq::tools::k_exit_found;
   } else if (command == "summary") {
-    auto summary = mq::restore::summarize_oplog(*keys);
+    auto summary = mq::inspect::summarize_oplog(*keys);
     if (common.format == "json") {
       text << mq::report::oplog_summary_json(summary).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     } else {
       mq::report::render_oplog_summary_text(summary, text);
     }
   } else if (command == "dump") {
-    Status s = mq::restore::dump_oplog(*keys, filter, [&](const mq::restore::DumpedEntry& e) {
+    Status s = mq::inspect::dump_oplog(*keys, filter, [&](const mq::inspect::DumpedEntry& e) {
       text << mq::report::oplog_dump_line(e);
     });
     if (!s.ok()) return mq::tools::fail("oplog-inspect", s);

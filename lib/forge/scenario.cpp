@@ -62,7 +62,7 @@ util::Status parse_segment(const JsonAt& at, SnapshotBuild& build) {
   MQ_RETURN_IF_ERROR(check_uuid(at, "client", slot.client_id));
   MQ_ASSIGN_OR_RETURN(s.has_allocator, at.get_bool("allocator", true));
   if (s.has_allocator) {
-    auto sim = format::OffsetAllocatorSimulation::create(s.base, s.size);
+    auto sim = forge::OffsetAllocatorSimulation::create(s.base, s.size);
     if (!sim.ok()) return at.error(sim.status().message());
     slot.allocator = std::move(sim).value();
   }

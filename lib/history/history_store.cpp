@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::history {
 

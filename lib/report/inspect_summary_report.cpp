@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

@@ -113,4 +113,9 @@ util::Status write_oplog_export_file(const std::string& path, const std::vector<
   return util::write_file_atomically(path, text);
 }
 
+util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
+  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id);
+  return read_oplog_etcd(oplog.etcd, cluster_id);
+}
+
 }  // namespace moonquota::source
