@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "inspect/oplog_inspect.hpp"
+#include "report/output_format.hpp"
 
 namespace moonquota::report {
 
@@ -18,5 +19,12 @@ void render_oplog_summary_text(const inspect::OpLogSummary& summary, std::ostrea
 
 // One JSON object (one line) per entry, payload decoded.
 [[nodiscard]] std::string oplog_dump_line(const inspect::DumpedEntry& entry);
+
+// The renderers the tool calls: a model in, the caller's format (json = the schemas above,
+// indented; text otherwise), written to `out`.
+void render_oplog_audit(const inspect::OpLogAudit& audit, const std::string& cluster_id, OutputFormat format,
+                        std::ostream& out);
+void render_oplog_summary(const inspect::OpLogSummary& summary, OutputFormat format, std::ostream& out);
+void render_oplog_dump_entry(const inspect::DumpedEntry& entry, std::ostream& out);
 
 }  // namespace moonquota::report
