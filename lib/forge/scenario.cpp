@@ -238,7 +238,7 @@ std::string master_disk_path(std::string_view root_fs_dir, std::string_view clus
 
 util::Result<Scenario> parse_scenario(std::string_view json_text) {
   nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return util::Status::invalid_argument("$: not valid JSON");
+  if (doc.is_discarded()) return util::Status::corruption("$: not valid JSON");
   const JsonAt root(doc, "$");
   MQ_RETURN_IF_ERROR(root.expect_object({"cluster_id", "root_fs_dir", "snapshots", "comment", "oplog"}));
   Scenario scenario;

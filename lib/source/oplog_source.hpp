@@ -61,6 +61,11 @@ struct OpLogSelection {
 // invalid_argument when a key or value is not valid UTF-8 (an export line cannot carry it).
 [[nodiscard]] util::Status write_oplog_export_file(const std::string& path, const std::vector<KeyValue>& kvs);
 
+// Replaces the OpLog of `cluster_id` in etcd HOST:PORT: every key under its root deleted, then
+// `kvs` put in order. Errors: invalid_argument (endpoint or cluster id), unavailable (etcd).
+[[nodiscard]] util::Status write_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
+                                            const std::vector<KeyValue>& kvs);
+
 // The same lines as text (for --output - and tests).
 [[nodiscard]] util::Result<std::string> format_oplog_export(const std::vector<KeyValue>& kvs);
 
