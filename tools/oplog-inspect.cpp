@@ -3,10 +3,9 @@
 //   summary sequence range, batches, entries per op type and tenant, the replayed state
 //   dump    one JSON object per entry with its decoded payload (--from-batch/--to-batch/--tenant/--key-prefix)
 //   export  the keys under /oplog/<cluster_id>/ as export lines
-#include <sstream>
-
+#include "inspect/oplog_inspect.hpp"
 #include "report/oplog_inspect_report.hpp"
-#include "restore/promote_path.hpp"
+#include "source/oplog_source.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;
@@ -18,8 +17,8 @@ int main(int argc, char** argv) {
   mq::tools::CommonFlags common;
   std::string command;
   std::string cluster_id = "mooncake_cluster";
-  mq::restore::OpLogSelection oplog;
-  mq::restore::DumpFilter filter;
+  mq::source::OpLogSelection oplog;
+  mq::inspect::DumpFilter filter;
   std::uint64_t from_batch = 0, to_batch = 0;
   std::string tenant, key_prefix;
   app.add_option("command", command, "verify | summary | dump | export")
@@ -41,35 +40,30 @@ int main(int argc, char** argv) {
   if (tenant_opt->count() > 0) filter.tenant = tenant;
   if (prefix_opt->count() > 0) filter.key_prefix = key_prefix;
 
-  auto keys = mq::restore::read_oplog(oplog, cluster_id);
+  auto keys = mq::source::read_oplog(oplog, cluster_id);
   if (!keys.ok()) return mq::tools::fail("oplog-inspect", keys.status());
-  std::ostringstream text;
+  const auto format = common.format == "json" ? mq::report::OutputFormat::json : mq::report::OutputFormat::text;
   int rc = mq::tools::k_exit_ok;
-  if (command == "verify") {
-    auto audit = mq::restore::audit_oplog(*keys);
-    if (common.format == "json") {
-      text << mq::report::oplog_audit_json(audit, cluster_id).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-    } else {
-      mq::report::render_oplog_audit_text(audit, text);
+  auto write = [&](std::ostream& out) -> Status {
+    if (command == "verify") {
+      auto audit = mq::inspect::audit_oplog(*keys);
+      mq::report::render_oplog_audit(audit, cluster_id, format, out);
+      rc = audit.ok ? mq::tools::k_exit_ok : mq::tools::k_exit_found;
+      return {};
     }
-    rc = audit.ok ? mq::tools::k_exit_ok : mq::tools::k_exit_found;
-  } else if (command == "summary") {
-    auto summary = mq::restore::summarize_oplog(*keys);
-    if (common.format == "json") {
-      text << mq::report::oplog_summary_json(summary).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-    } else {
-      mq::report::render_oplog_summary_text(summary, text);
+    if (command == "summary") {
+      mq::report::render_oplog_summary(mq::inspect::summarize_oplog(*keys), format, out);
+      return {};
     }
-  } else if (command == "dump") {
-    Status s = mq::restore::dump_oplog(*keys, filter, [&](const mq::restore::DumpedEntry& e) {
-      text << mq::report::oplog_dump_line(e);
-    });
-    if (!s.ok()) return mq::tools::fail("oplog-inspect", s);
-  } else {
-    auto lines = mq::source::format_oplog_export(keys->kvs);
-    if (!lines.ok()) return mq::tools::fail("oplog-inspect", lines.status());
-    text << *lines;
-  }
-  if (auto s = mq::tools::emit_report(common, text.str()); !s.ok()) return mq::tools::fail("oplog-inspect", s);
+    if (command == "dump") {
+      return mq::inspect::dump_oplog(*keys, filter, [&](const mq::inspect::DumpedEntry& e) {
+        mq::report::render_oplog_dump_entry(e, out);
+      });
+    }
+    MQ_ASSIGN_OR_RETURN(std::string lines, mq::source::format_oplog_export(keys->kvs));
+    out << lines;
+    return {};
+  };
+  if (auto s = mq::tools::emit_report(common, write); !s.ok()) return mq::tools::fail("oplog-inspect", s);
   return rc;
 }

@@ -1,71 +1,35 @@
 // snapshot-forge: write genuine Mooncake snapshot stores from a readable JSON scenario, or a
 // large synthetic store for load tests (docs/cli/snapshot-forge.md).
-#include <CLI/CLI.hpp>
-
-#include <filesystem>
 #include <iostream>
 #include <string>
-#include <system_error>
 
-#include "forge/large_store.hpp"
-#include "forge/oplog_forge.hpp"
-#include "source/etcd_gateway.hpp"
-#include "util/file_reader.hpp"
-#include "forge/scenario.hpp"
-#include "forge/store_writer.hpp"
+#include "forge/forge_run.hpp"
+#include "source/oplog_source.hpp"
+#include "tool_common.hpp"
 #include "util/thread_pool.hpp"
 
 namespace {
 
 namespace mq = moonquota;
 
-constexpr int k_exit_ok = 0;
-constexpr int k_exit_usage = 2;
-constexpr int k_exit_bad_input = 3;
-constexpr int k_exit_internal = 5;
-
-int fail(const mq::util::Status& status) {
-  std::cerr << "snapshot-forge: " << status.to_string() << "\n";
-  switch (status.code()) {
-    case mq::util::StatusCode::invalid_argument:
-    case mq::util::StatusCode::corruption:
-    case mq::util::StatusCode::unsupported:
-    case mq::util::StatusCode::not_found:
-    case mq::util::StatusCode::io_error:
-      return k_exit_bad_input;
-    case mq::util::StatusCode::unavailable:
-      return 4;  // a service (etcd) could not be used
-    default:
-      return k_exit_internal;
-  }
-}
+constexpr const char* k_tool = "snapshot-forge";
 
 // Writes a forged OpLog as an export file and/or into etcd (every key under its root replaced).
-int write_oplog(const mq::forge::ForgedOpLog& log, const std::string& export_path, const std::string& etcd) {
-  if (!export_path.empty()) {
-    if (auto s = mq::source::write_oplog_export_file(export_path, log.kvs); !s.ok()) return fail(s);
-  }
-  if (!etcd.empty()) {
-    auto endpoint = mq::source::parse_host_port(etcd, "--oplog-etcd");
-    if (!endpoint.ok()) return fail(endpoint.status());
-    mq::source::EtcdGateway gateway(*endpoint);
-    const std::string root = "/oplog/" + log.cluster_id + "/";
-    if (auto s = gateway.delete_prefix(root); !s.ok()) return fail(s);
-    for (const auto& kv : log.kvs) {
-      if (auto s = gateway.put(kv.key, kv.value); !s.ok()) return fail(s);
-    }
-  }
-  std::cerr << "snapshot-forge: wrote an OpLog of " << log.entries << " entries in " << log.kvs.size() << " keys"
+mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::string& export_path,
+                             const std::string& etcd) {
+  if (!export_path.empty()) MQ_RETURN_IF_ERROR(mq::source::write_oplog_export_file(export_path, log.kvs));
+  if (!etcd.empty()) MQ_RETURN_IF_ERROR(mq::source::write_oplog_etcd(etcd, log.cluster_id, log.kvs));
+  std::cerr << k_tool << ": wrote an OpLog of " << log.entries << " entries in " << log.kvs.size() << " keys"
             << (export_path.empty() ? "" : " to " + export_path) << (etcd.empty() ? "" : " and into etcd " + etcd)
             << "\n";
-  return k_exit_ok;
+  return {};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
-  app.name("snapshot-forge");
+  app.name(k_tool);
   std::string scenario_path;
   std::string out_dir;
   bool force = false;
@@ -95,46 +59,26 @@ int main(int argc, char** argv) {
   app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog");
   oplog_large_opt->excludes(scenario_opt)->excludes(large_opt);
   scenario_opt->excludes(large_opt);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? k_exit_ok : k_exit_usage;
-  }
-  if (oplog_large_opt->count() > 0) {
-    std::error_code mk;
-    std::filesystem::create_directories(out_dir, mk);
-    return write_oplog(mq::forge::synthesize_oplog(oplog_large),
-                       oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export, oplog_etcd);
-  }
-  if (scenario_path.empty() && large_opt->count() == 0) {
-    std::cerr << "snapshot-forge: give a SCENARIO.json or --large N\n" << app.help();
-    return k_exit_usage;
-  }
-  std::error_code ec;
-  if (!force && std::filesystem::is_directory(out_dir, ec) && !std::filesystem::is_empty(out_dir, ec)) {
-    std::cerr << "snapshot-forge: output directory '" << out_dir << "' is not empty (use --force to replace it)\n";
-    return k_exit_usage;
-  }
+  if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
+  mq::forge::ForgeRequest request;
+  request.out_dir = out_dir;
+  request.force = force;
+  request.scenario_path = scenario_path;
   if (large_opt->count() > 0) {
-    large.force = force;
     large.threads = threads == 0 ? mq::util::default_thread_count() : threads;
-    auto summary = mq::forge::write_large_store(large, out_dir);
-    if (!summary.ok()) return fail(summary.status());
-    std::cerr << "snapshot-forge: wrote " << summary->objects << " objects, " << summary->replicas << " replicas, "
+    request.large = large;
+  }
+  if (oplog_large_opt->count() > 0) request.oplog = oplog_large;
+  auto outcome = mq::forge::run_forge(request);
+  if (!outcome.ok()) return mq::tools::fail(k_tool, outcome.status());
+  if (const auto& summary = outcome->large) {
+    std::cerr << k_tool << ": wrote " << summary->objects << " objects, " << summary->replicas << " replicas, "
               << summary->segments << " segments, " << summary->non_empty_shards << " shards (metadata "
               << summary->metadata_bytes << " B, segments " << summary->segments_bytes << " B) to " << out_dir << "\n";
-    return k_exit_ok;
   }
-  auto scenario = mq::forge::load_scenario(scenario_path);
-  if (!scenario.ok()) return fail(scenario.status());
-  mq::forge::StoreWriteOptions options;
-  options.force = force;
-  if (auto status = mq::forge::write_store(*scenario, out_dir, options); !status.ok()) return fail(status);
-  auto text = mq::util::read_small_file(scenario_path, 1ULL << 30);
-  if (!text.ok()) return fail(text.status());
-  auto oplog = mq::forge::parse_oplog_scenario(*text, scenario->cluster_id);
-  if (!oplog.ok()) return fail(oplog.status());
-  if (*oplog) return write_oplog(**oplog, oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export, oplog_etcd);
-  return k_exit_ok;
+  if (outcome->oplog) {
+    const std::string export_path = oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export;
+    if (auto s = write_oplog(*outcome->oplog, export_path, oplog_etcd); !s.ok()) return mq::tools::fail(k_tool, s);
+  }
+  return mq::tools::k_exit_ok;
 }

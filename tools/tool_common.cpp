@@ -7,7 +7,6 @@
 #include <chrono>
 #include <iostream>
 
-#include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 
 namespace moonquota::tools {
@@ -54,13 +53,25 @@ void setup_logging(const CommonFlags& flags) {
   spdlog::set_level(level);
 }
 
+util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out) { return out.open(flags.output); }
+
+int finish_report(const std::string& tool, util::AtomicOutputStream& out, int code) {
+  if (auto s = out.commit(); !s.ok()) return fail(tool, s);
+  return code;
+}
+
+util::Status emit_report(const CommonFlags& flags, const std::function<util::Status(std::ostream&)>& write) {
+  util::AtomicOutputStream out;
+  MQ_RETURN_IF_ERROR(out.open(flags.output));
+  MQ_RETURN_IF_ERROR(write(out.stream()));
+  return out.commit();
+}
+
 util::Status emit_report(const CommonFlags& flags, const std::string& text) {
-  if (flags.output.empty()) {
-    std::cout << text;
-    std::cout.flush();
-    return std::cout ? util::Status{} : util::Status::io_error("cannot write to standard output");
-  }
-  return util::write_file_atomically(flags.output, text);
+  return emit_report(flags, [&text](std::ostream& out) {
+    out << text;
+    return util::Status{};
+  });
 }
 
 util::Result<std::uint64_t> parse_restore_time(const std::string& text) {

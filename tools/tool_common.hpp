@@ -4,8 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
+#include <ostream>
 #include <string>
 
+#include "util/atomic_stream.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::tools {
@@ -36,8 +39,19 @@ void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::
 // Configures spdlog on stderr from the verbosity.
 void setup_logging(const CommonFlags& flags);
 
-// Writes `text` to stdout, or atomically to flags.output.
+// Streams the report that `write` renders to stdout, or atomically to flags.output ("-" is
+// stdout too). When `write` returns an error, a file output is abandoned (no file, no temporary).
+[[nodiscard]] util::Status emit_report(const CommonFlags& flags,
+                                       const std::function<util::Status(std::ostream&)>& write);
+
+// Writes `text` as the report (the same outputs as above).
 [[nodiscard]] util::Status emit_report(const CommonFlags& flags, const std::string& text);
+
+// Opens flags.output for a report streamed by the caller (stdout when none).
+[[nodiscard]] util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out);
+
+// Commits `out`: on an error prints it and returns its exit code, else returns `code`.
+[[nodiscard]] int finish_report(const std::string& tool, util::AtomicOutputStream& out, int code);
 
 // "now" -> the current UTC ms; otherwise a decimal ms value.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);

@@ -6,7 +6,7 @@
 namespace moonquota::forge {
 
 util::Status JsonAt::error(const std::string& what) const {
-  return util::Status::invalid_argument(m_path + ": " + what);
+  return util::Status::corruption(m_path + ": " + what);
 }
 
 std::optional<JsonAt> JsonAt::member(const std::string& key) const {

@@ -24,7 +24,7 @@ class JsonAt {
   [[nodiscard]] const nlohmann::json& value() const { return *m_value; }
   [[nodiscard]] const std::string& path() const { return m_path; }
 
-  // An error about this value: "<path>: <what>" with code invalid_argument.
+  // An error about this value: "<path>: <what>" with code corruption (the scenario is input: exit 3).
   [[nodiscard]] util::Status error(const std::string& what) const;
 
   // The member `key` of an object, or nullopt when absent (or null).

@@ -46,8 +46,8 @@ util::Status SegmentChains::open_segment(std::uint32_t client) {
   info.name = "client-" + std::to_string(client) + "/seg-" + std::to_string(chain.sequence);
   info.client = client;
   const std::uint64_t base = k_first_base + client * k_client_address_stride + chain.sequence * m_segment_bytes;
-  MQ_ASSIGN_OR_RETURN(format::OffsetAllocatorSimulation sim,
-                      format::OffsetAllocatorSimulation::create(base, m_segment_bytes));
+  MQ_ASSIGN_OR_RETURN(forge::OffsetAllocatorSimulation sim,
+                      forge::OffsetAllocatorSimulation::create(base, m_segment_bytes));
   chain.allocator = std::move(sim);
   chain.base = base;
   chain.ordinal = static_cast<std::uint32_t>(m_segments.size());

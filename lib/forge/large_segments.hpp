@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "forge/large_store_mix.hpp"
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 #include "util/status.hpp"
 #include "util/uuid.hpp"
 
@@ -43,7 +43,7 @@ class SegmentChains {
     std::uint64_t spill_length = 0;
   };
   struct Chain {
-    std::optional<format::OffsetAllocatorSimulation> allocator;
+    std::optional<forge::OffsetAllocatorSimulation> allocator;
     std::uint64_t base = 0;
     std::uint32_t ordinal = 0;
     std::uint32_t sequence = 0;

@@ -106,7 +106,7 @@ void add(ForgedOpLog& out, const std::string& root, const std::string& suffix, s
 util::Result<std::optional<ForgedOpLog>> parse_oplog_scenario(std::string_view json_text,
                                                               const std::string& default_cluster_id) {
   nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, false);
-  if (doc.is_discarded()) return Status::invalid_argument("scenario is not JSON");
+  if (doc.is_discarded()) return Status::corruption("scenario is not JSON");
   JsonAt top(doc, "$");
   auto oplog = top.member("oplog");
   if (!oplog) return std::optional<ForgedOpLog>();

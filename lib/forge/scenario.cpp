@@ -62,7 +62,7 @@ util::Status parse_segment(const JsonAt& at, SnapshotBuild& build) {
   MQ_RETURN_IF_ERROR(check_uuid(at, "client", slot.client_id));
   MQ_ASSIGN_OR_RETURN(s.has_allocator, at.get_bool("allocator", true));
   if (s.has_allocator) {
-    auto sim = format::OffsetAllocatorSimulation::create(s.base, s.size);
+    auto sim = forge::OffsetAllocatorSimulation::create(s.base, s.size);
     if (!sim.ok()) return at.error(sim.status().message());
     slot.allocator = std::move(sim).value();
   }
@@ -238,7 +238,7 @@ std::string master_disk_path(std::string_view root_fs_dir, std::string_view clus
 
 util::Result<Scenario> parse_scenario(std::string_view json_text) {
   nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return util::Status::invalid_argument("$: not valid JSON");
+  if (doc.is_discarded()) return util::Status::corruption("$: not valid JSON");
   const JsonAt root(doc, "$");
   MQ_RETURN_IF_ERROR(root.expect_object({"cluster_id", "root_fs_dir", "snapshots", "comment", "oplog"}));
   Scenario scenario;

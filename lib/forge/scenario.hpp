@@ -40,7 +40,7 @@ struct Scenario {
 // Parses and synthesises. `json_text` is the whole scenario document.
 [[nodiscard]] util::Result<Scenario> parse_scenario(std::string_view json_text);
 
-// Reads `path` and parses it; I/O problems are io_error, content problems invalid_argument.
+// Reads `path` and parses it; I/O problems are io_error, content problems corruption.
 [[nodiscard]] util::Result<Scenario> load_scenario(const std::string& path);
 
 // The master's DISK replica path (§5.6): <root_fs_dir>/<cluster_id>/<d1>/<d2>/<sanitised key>

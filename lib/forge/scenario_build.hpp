@@ -10,7 +10,7 @@
 
 #include "forge/json_fields.hpp"
 #include "format/metadata_encoder.hpp"
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 #include "model/snapshot_types.hpp"
 #include "util/status.hpp"
 
@@ -19,12 +19,12 @@ namespace moonquota::forge::detail {
 struct SegmentSlot {
   model::MountedSegment segment;
   std::string client_id;  // the client that mounted it ("cs")
-  std::optional<format::OffsetAllocatorSimulation> allocator;
+  std::optional<forge::OffsetAllocatorSimulation> allocator;
 };
 
 struct PendingFree {
   std::size_t segment_slot = 0;
-  format::Allocation allocation;
+  forge::Allocation allocation;
 };
 
 struct SnapshotBuild {

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "util/test_pause.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::history {
 

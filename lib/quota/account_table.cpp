@@ -3,7 +3,7 @@
 #include "model/tenant_id.hpp"
 #include "quota/effective_quota.hpp"
 #include "util/checked_math.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::quota {
 

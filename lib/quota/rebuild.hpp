@@ -34,7 +34,7 @@ struct RebuildRequest {
   std::optional<std::string> policy_etcd;  // --policy-etcd HOST:PORT (a missing key: empty policy)
   CapacitySpec capacity;
   MasterPath path = MasterPath::restore;   // promote needs an OpLog
-  restore::OpLogSelection oplog;           // --oplog-etcd / --oplog-file
+  source::OpLogSelection oplog;            // --oplog-etcd / --oplog-file
   restore::ReplayOptions replay;           // --until-seq
 };
 

@@ -1,5 +1,6 @@
 #include "report/inspect_diff_report.hpp"
 
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

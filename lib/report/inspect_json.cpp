@@ -1,6 +1,6 @@
 #include "report/inspect_json.hpp"
 
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

@@ -10,14 +10,13 @@
 #include "restore/snapshot_reader.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "model/snapshot_types.hpp"
+#include "report/output_format.hpp"
 #include "restore/restored_state.hpp"
 #include "util/checked_math.hpp"
 
 namespace moonquota::report {
 
 using Json = nlohmann::ordered_json;
-
-enum class OutputFormat { text, json, ndjson };
 
 // What every snapshot-inspect report names: the snapshot read and the master's verdict.
 struct InspectContext {

@@ -1,7 +1,7 @@
 #include "report/inspect_objects_report.hpp"
 
 #include "report/inspect_summary_report.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

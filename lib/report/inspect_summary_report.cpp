@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {
@@ -97,14 +98,6 @@ Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap
 
 void write_json(const Json& j, std::ostream& out) { out << dump_inspect_json(j, 2) << "\n"; }
 
-std::uint64_t ok_capacity(const model::SegmentsPayload& segments) {
-  std::uint64_t total = 0;
-  for (const auto& s : segments.mounted) {
-    if (s.status == model::segment_status::ok) total = util::saturating_add(total, s.size);
-  }
-  return total;
-}
-
 }  // namespace
 
 void render_header_text(const InspectContext& ctx, const restore::ScannedSnapshot& snap, std::ostream& out) {
@@ -131,23 +124,15 @@ void render_header_text(const InspectContext& ctx, const restore::ScannedSnapsho
   }
 }
 
-void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, OutputFormat format, std::ostream& out) {
+void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, const inspect::SnapshotSummary& summary,
+                    OutputFormat format, std::ostream& out) {
   const auto& snap = scan.snapshot;
   const auto& st = scan.stats;
-  const auto histogram = inspect::shard_fill_histogram(st.shard_entries);
-  std::uint64_t discarded_replicas = 0;
-  std::uint64_t discarded_bytes = 0;
-  for (const auto& d : snap.metadata.discarded) {
-    discarded_replicas += d.replicas.size();
-    discarded_bytes = util::saturating_add(discarded_bytes, d.mem_size);
-  }
-  std::map<std::pair<std::int32_t, std::int32_t>, std::uint64_t> tasks;
-  for (const auto& t : snap.tasks) ++tasks[{t.type, t.status}];
-  std::map<std::int16_t, std::pair<std::uint64_t, std::uint64_t>> segs;  // status -> count, bytes
-  for (const auto& s : snap.segments.mounted) {
-    segs[s.status].first++;
-    segs[s.status].second = util::saturating_add(segs[s.status].second, s.size);
-  }
+  const auto& histogram = summary.shard_fill_histogram;
+  const std::uint64_t discarded_replicas = summary.discarded_replicas;
+  const std::uint64_t discarded_bytes = summary.discarded_bytes;
+  const auto& tasks = summary.tasks_by_type_status;
+  const auto& segs = summary.segments_by_status;
   if (format != OutputFormat::text) {
     Json j = header_json(ctx, snap, "snapshot-inspect-summary/1");
     j["files"] = files_json(snap);
@@ -180,11 +165,11 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, O
     j["tenants"] = std::move(tenants);
     Json seg_status = Json::array();
     for (const auto& [s, v] : segs) {
-      seg_status.push_back({{"status", s}, {"status_name", model::segment_status::name(s)}, {"segments", v.first},
-                            {"bytes", v.second}});
+      seg_status.push_back({{"status", s}, {"status_name", model::segment_status::name(s)}, {"segments", v.segments},
+                            {"bytes", v.bytes}});
     }
     j["segments"] = {{"count", snap.segments.mounted.size()},
-                     {"ok_capacity_bytes", ok_capacity(snap.segments)},
+                     {"ok_capacity_bytes", summary.ok_capacity_bytes},
                      {"by_status", std::move(seg_status)}};
     Json task_rows = Json::array();
     for (const auto& [k, n] : tasks) {
@@ -250,9 +235,9 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, O
                  num(t["dropped"]["undecodable"])});
   }
   ten.render(out);
-  out << "\nsegments:    " << snap.segments.mounted.size() << " mounted, OK capacity " << ok_capacity(snap.segments)
+  out << "\nsegments:    " << snap.segments.mounted.size() << " mounted, OK capacity " << summary.ok_capacity_bytes
       << " bytes";
-  for (const auto& [s, v] : segs) out << "; " << model::segment_status::name(s) << " " << v.first;
+  for (const auto& [s, v] : segs) out << "; " << model::segment_status::name(s) << " " << v.segments;
   out << "\ntasks:       " << snap.tasks.size();
   for (const auto& [k, n] : tasks) out << "; " << task_type_name(k.first) << "/" << task_status_name(k.second) << " " << n;
   out << "\ndiscarded:   " << snap.metadata.discarded.size() << " items, " << discarded_replicas << " replicas, "
@@ -391,13 +376,13 @@ void render_segments(const InspectContext& ctx, const restore::ScannedSnapshot& 
     for (const auto* s : segs) rows.push_back(seg_json(*s));
     j["segments"] = std::move(rows);
     j["allocator_names"] = snap.segments.allocator_names;
-    j["ok_capacity_bytes"] = ok_capacity(snap.segments);
+    j["ok_capacity_bytes"] = inspect::ok_capacity_bytes(snap.segments);
     j["local_disk_clients"] = snap.segments.local_disk.size();
     write_json(j, out);
     return;
   }
   render_header_text(ctx, snap, out);
-  out << "\nsegments (" << segs.size() << ", OK capacity " << ok_capacity(snap.segments) << " bytes):\n";
+  out << "\nsegments (" << segs.size() << ", OK capacity " << inspect::ok_capacity_bytes(snap.segments) << " bytes):\n";
   TextTable t;
   for (const char* h : {"id", "name", "status", "client"}) t.add_column(h, L);
   for (const char* h : {"base", "size", "cur_size", "allocated_num"}) t.add_column(h, R);

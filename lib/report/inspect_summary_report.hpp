@@ -6,12 +6,14 @@
 #include <ostream>
 
 #include "inspect/snapshot_stats.hpp"
+#include "inspect/snapshot_summary.hpp"
 #include "report/inspect_json.hpp"
 
 namespace moonquota::report {
 
-void render_summary(const InspectContext& context, const inspect::StatsScan& scan, OutputFormat format,
-                    std::ostream& out);
+// `summary` is summarize_snapshot(scan).
+void render_summary(const InspectContext& context, const inspect::StatsScan& scan, const inspect::SnapshotSummary& summary,
+                    OutputFormat format, std::ostream& out);
 void render_tenants(const InspectContext& context, const inspect::StatsScan& scan, OutputFormat format,
                     std::ostream& out);
 // The N largest objects (scan.stats.top_objects) ranked by `by`.

@@ -1,6 +1,7 @@
 #include "report/inspect_verify_report.hpp"
 
 #include "report/inspect_summary_report.hpp"
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

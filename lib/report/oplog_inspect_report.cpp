@@ -1,5 +1,6 @@
 #include "report/oplog_inspect_report.hpp"
 
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {
@@ -59,7 +60,7 @@ ordered_json findings_json(const model::Findings& findings, model::Severity s, s
 
 }  // namespace
 
-ordered_json oplog_audit_json(const restore::OpLogAudit& a, const std::string& cluster_id) {
+ordered_json oplog_audit_json(const inspect::OpLogAudit& a, const std::string& cluster_id) {
   ordered_json j;
   j["schema"] = "oplog-verify/1";
   j["ok"] = a.ok;
@@ -80,7 +81,7 @@ ordered_json oplog_audit_json(const restore::OpLogAudit& a, const std::string& c
   return j;
 }
 
-void render_oplog_audit_text(const restore::OpLogAudit& a, std::ostream& out) {
+void render_oplog_audit_text(const inspect::OpLogAudit& a, std::ostream& out) {
   out << (a.ok ? "ok" : "NOT OK") << ": " << a.root << "\n";
   out << "prefix:    ";
   if (a.prefix) {
@@ -100,7 +101,7 @@ void render_oplog_audit_text(const restore::OpLogAudit& a, std::ostream& out) {
   }
 }
 
-ordered_json oplog_summary_json(const restore::OpLogSummary& s) {
+ordered_json oplog_summary_json(const inspect::OpLogSummary& s) {
   ordered_json j;
   j["schema"] = "oplog-summary/1";
   j["durable_prefix"] = prefix_json(s.prefix);
@@ -126,7 +127,7 @@ ordered_json oplog_summary_json(const restore::OpLogSummary& s) {
   return j;
 }
 
-void render_oplog_summary_text(const restore::OpLogSummary& s, std::ostream& out) {
+void render_oplog_summary_text(const inspect::OpLogSummary& s, std::ostream& out) {
   out << "prefix:    ";
   if (s.prefix) {
     out << "batch " << s.prefix->batch_id << ", last_seq " << s.prefix->last_seq << "\n";
@@ -158,7 +159,7 @@ void render_oplog_summary_text(const restore::OpLogSummary& s, std::ostream& out
   out << "promotion: " << (s.state.ok ? "validation ok" : "validation FAILS: " + s.state.failure) << "\n";
 }
 
-std::string oplog_dump_line(const restore::DumpedEntry& d) {
+std::string oplog_dump_line(const inspect::DumpedEntry& d) {
   ordered_json j;
   j["batch_id"] = d.batch_id;
   j["sequence_id"] = d.entry.sequence;
@@ -192,5 +193,26 @@ std::string oplog_dump_line(const restore::DumpedEntry& d) {
   if (!d.payload_error.empty()) j["payload_error"] = d.payload_error;
   return j.dump() + "\n";
 }
+
+namespace {
+
+void write_json(const ordered_json& j, std::ostream& out) {
+  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace
+
+void render_oplog_audit(const inspect::OpLogAudit& audit, const std::string& cluster_id, OutputFormat format,
+                        std::ostream& out) {
+  if (format == OutputFormat::text) return render_oplog_audit_text(audit, out);
+  write_json(oplog_audit_json(audit, cluster_id), out);
+}
+
+void render_oplog_summary(const inspect::OpLogSummary& summary, OutputFormat format, std::ostream& out) {
+  if (format == OutputFormat::text) return render_oplog_summary_text(summary, out);
+  write_json(oplog_summary_json(summary), out);
+}
+
+void render_oplog_dump_entry(const inspect::DumpedEntry& entry, std::ostream& out) { out << oplog_dump_line(entry); }
 
 }  // namespace moonquota::report

@@ -1,7 +1,7 @@
 #include "report/promote_report.hpp"
 
 #include "format/oplog_batch.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

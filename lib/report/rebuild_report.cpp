@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "report/promote_report.hpp"
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

@@ -7,6 +7,7 @@
 #include "report/reconcile_common.hpp"
 #include "report/reconcile_html.hpp"
 #include "report/svg_chart.hpp"
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

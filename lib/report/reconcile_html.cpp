@@ -6,7 +6,7 @@
 
 #include "report/reconcile_common.hpp"
 #include "report/svg_chart.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

@@ -1,7 +1,7 @@
 #include "report/reconcile_json.hpp"
 
 #include "report/rebuild_report.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

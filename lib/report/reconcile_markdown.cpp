@@ -1,7 +1,7 @@
 #include "report/reconcile_markdown.hpp"
 
 #include "report/reconcile_common.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

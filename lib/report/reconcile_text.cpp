@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "report/reconcile_common.hpp"
+#include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
 namespace moonquota::report {

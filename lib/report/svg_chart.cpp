@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "report/reconcile_html.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 

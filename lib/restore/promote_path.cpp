@@ -5,10 +5,6 @@
 
 namespace moonquota::restore {
 
-util::Result<source::OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
-  if (!oplog.file.empty()) return source::read_oplog_export_file(oplog.file, cluster_id);
-  return source::read_oplog_etcd(oplog.etcd, cluster_id);
-}
 
 namespace {
 
@@ -46,10 +42,10 @@ util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& op
 
 }  // namespace
 
-util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const OpLogSelection& oplog,
+util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const source::OpLogSelection& oplog,
                                              const RestoreOptions& options, const ReplayOptions& replay_options) {
   PromoteOutcome out;
-  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, read_oplog(oplog, selection.cluster_id));
+  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, source::read_oplog(oplog, selection.cluster_id));
   StandbyStore store;
   MQ_RETURN_IF_ERROR(bootstrap(selection, options, store, out));
   MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq, replay_options));

@@ -11,14 +11,9 @@
 #include "restore/promotion_validation.hpp"
 #include "restore/restore_path.hpp"
 #include "restore/standby_loader.hpp"
+#include "source/oplog_source.hpp"
 
 namespace moonquota::restore {
-
-struct OpLogSelection {
-  std::string etcd;   // --oplog-etcd HOST:PORT
-  std::string file;   // --oplog-file FILE
-  [[nodiscard]] bool given() const { return !etcd.empty() || !file.empty(); }
-};
 
 struct PromoteOutcome {
   StandbyBootstrap bootstrap;
@@ -32,11 +27,8 @@ struct PromoteOutcome {
 
 // Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
 // be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).
-[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const OpLogSelection& oplog,
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const source::OpLogSelection& oplog,
                                                            const RestoreOptions& options,
                                                            const ReplayOptions& replay_options);
-
-// Reads the OpLog key set from the selected source.
-[[nodiscard]] util::Result<source::OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id);
 
 }  // namespace moonquota::restore

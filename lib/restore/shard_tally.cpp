@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "model/tenant_id.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::restore {
 

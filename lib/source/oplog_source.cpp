@@ -113,4 +113,19 @@ util::Status write_oplog_export_file(const std::string& path, const std::vector<
   return util::write_file_atomically(path, text);
 }
 
+util::Status write_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
+                              const std::vector<KeyValue>& kvs) {
+  MQ_ASSIGN_OR_RETURN(std::string root, root_for(cluster_id));
+  MQ_ASSIGN_OR_RETURN(HostPort endpoint, parse_host_port(host_port, "--oplog-etcd"));
+  EtcdGateway gateway(endpoint);
+  MQ_RETURN_IF_ERROR(gateway.delete_prefix(root));
+  for (const auto& kv : kvs) MQ_RETURN_IF_ERROR(gateway.put(kv.key, kv.value));
+  return {};
+}
+
+util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
+  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id);
+  return read_oplog_etcd(oplog.etcd, cluster_id);
+}
+
 }  // namespace moonquota::source

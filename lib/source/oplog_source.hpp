@@ -35,6 +35,14 @@ struct OpLogReadLimits {
   std::uint64_t max_keys = 50'000'000;
 };
 
+// Which OpLog a tool reads: --oplog-etcd HOST:PORT or --oplog-file FILE (the file wins when both
+// are set; the tools make them exclusive).
+struct OpLogSelection {
+  std::string etcd;  // --oplog-etcd HOST:PORT
+  std::string file;  // --oplog-file FILE
+  [[nodiscard]] bool given() const { return !etcd.empty() || !file.empty(); }
+};
+
 // Errors: invalid_argument (cluster id not valid for OpLog keys), not_found / io_error (file),
 // corruption naming the line, limit_exceeded.
 [[nodiscard]] util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const std::string& cluster_id,
@@ -45,9 +53,18 @@ struct OpLogReadLimits {
 [[nodiscard]] util::Result<OpLogKeySet> read_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
                                                         const OpLogReadLimits& limits = {});
 
+// Reads the OpLog key set from the selected source: read_oplog_export_file or read_oplog_etcd,
+// with their errors.
+[[nodiscard]] util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id);
+
 // One export line per key value, in the given order, written atomically. Errors: io_error,
 // invalid_argument when a key or value is not valid UTF-8 (an export line cannot carry it).
 [[nodiscard]] util::Status write_oplog_export_file(const std::string& path, const std::vector<KeyValue>& kvs);
+
+// Replaces the OpLog of `cluster_id` in etcd HOST:PORT: every key under its root deleted, then
+// `kvs` put in order. Errors: invalid_argument (endpoint or cluster id), unavailable (etcd).
+[[nodiscard]] util::Status write_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
+                                            const std::vector<KeyValue>& kvs);
 
 // The same lines as text (for --output - and tests).
 [[nodiscard]] util::Result<std::string> format_oplog_export(const std::vector<KeyValue>& kvs);

@@ -1,8 +1,6 @@
 #include "util/text_table.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
 
 namespace moonquota::util {
 
@@ -47,66 +45,6 @@ void TextTable::render(std::ostream& out) const {
   for (size_t w : widths) rule.emplace_back(w, '-');
   emit(rule);
   for (const auto& row : m_rows) emit(row);
-}
-
-bool is_valid_utf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 1;
-      cp = c & 0x1fu;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 2;
-      cp = c & 0x0fu;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 3;
-      cp = c & 0x07u;
-    } else {
-      return false;
-    }
-    if (s.size() - i - 1 < n) return false;
-    for (size_t k = 1; k <= n; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3fu);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
-std::string to_hex(std::string_view s) {
-  static const char* k_digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    out.push_back(k_digits[c >> 4]);
-    out.push_back(k_digits[c & 15]);
-  }
-  return out;
-}
-
-std::string printable(const std::string& raw) {
-  std::string out;
-  for (unsigned char c : raw) {
-    if (c >= 0x20 && c != 0x7f) {  // printable ASCII and UTF-8 bytes pass through
-      out.push_back(static_cast<char>(c));
-    } else {
-      char buf[5];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
 }
 
 }  // namespace moonquota::util

@@ -3,7 +3,6 @@
 
 #include <ostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace moonquota::util {
@@ -20,14 +19,5 @@ class TextTable {
   std::vector<Align> m_aligns;
   std::vector<std::vector<std::string>> m_rows;
 };
-
-// A printable form of a raw byte string: control bytes (< 0x20, 0x7f) as \xNN, the rest unchanged.
-[[nodiscard]] std::string printable(const std::string& raw);
-
-// True when `s` is well-formed UTF-8 (JSON strings must be).
-[[nodiscard]] bool is_valid_utf8(std::string_view s);
-
-// Lower-case hex of the bytes.
-[[nodiscard]] std::string to_hex(std::string_view s);
 
 }  // namespace moonquota::util

@@ -21,7 +21,7 @@
 #include "format/metadata_encoder.hpp"
 #include "format/msgpack_writer.hpp"
 #include "format/object_decoder.hpp"
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 #include "format/segments_encoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "format/task_manager_encoder.hpp"
@@ -142,7 +142,7 @@ inline model::MountedSegment make_segment(const SegmentSpec& spec) {
   seg.te_endpoint = "127.0.0.1:17812";
   seg.status = spec.status;
   seg.has_allocator = true;
-  auto sim = format::OffsetAllocatorSimulation::create(spec.base, spec.size);
+  auto sim = forge::OffsetAllocatorSimulation::create(spec.base, spec.size);
   EXPECT_TRUE(sim.ok());
   model::BufferAllocatorState a;
   a.segment_name = spec.name;

@@ -14,7 +14,7 @@
 #include "format/segments_encoder.hpp"
 #include "format/task_manager_encoder.hpp"
 #include "support/snapshot_test_support.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::forge {
 namespace {

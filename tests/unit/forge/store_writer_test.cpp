@@ -7,7 +7,7 @@
 
 #include "forge/scenario.hpp"
 #include "support/snapshot_test_support.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::forge {
 namespace {

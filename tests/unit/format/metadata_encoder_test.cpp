@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 #include "util/zstd_codec.hpp"
 
 namespace moonquota::format {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::format {
 namespace {

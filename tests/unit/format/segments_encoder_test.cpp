@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 #include "format/task_manager_encoder.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::format {
 namespace {
@@ -23,7 +23,7 @@ model::MountedSegment make_segment(const std::string& id, const std::string& nam
   s.size = size;
   s.te_endpoint = endpoint;
   s.has_allocator = true;
-  auto sim = OffsetAllocatorSimulation::create(base, size);
+  auto sim = forge::OffsetAllocatorSimulation::create(base, size);
   EXPECT_TRUE(sim.ok());
   for (std::uint64_t bytes : allocations) EXPECT_TRUE(sim->allocate(bytes).ok());
   model::BufferAllocatorState a;

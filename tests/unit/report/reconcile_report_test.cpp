@@ -14,7 +14,7 @@
 #include "report/reconcile_prom.hpp"
 #include "report/reconcile_text.hpp"
 #include "support/run_tool.hpp"
-#include "util/text_table.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 namespace {

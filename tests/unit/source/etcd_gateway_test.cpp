@@ -63,8 +63,11 @@ TEST(OpLogEtcdSource, ReadsTheSameKeysAsTheExportFile) {
   options.entries_per_batch = 100;
   const auto log = forge::synthesize_oplog(options);
   auto gw = gateway_for(etcd);
-  ASSERT_TRUE(gw.delete_prefix("/oplog/etcd-src-test/").ok());
-  for (const auto& kv : log.kvs) ASSERT_TRUE(gw.put(kv.key, kv.value).ok());
+  // A stale key under the root is replaced with the rest; a key beside the root stays.
+  ASSERT_TRUE(gw.put("/oplog/etcd-src-test/batches/99999999999999999999", "stale").ok());
+  ASSERT_TRUE(gw.put("/oplog/etcd-src-test-other/x", "kept").ok());
+  ASSERT_TRUE(write_oplog_etcd(etcd, "etcd-src-test", log.kvs).ok());
+  EXPECT_EQ(gw.get("/oplog/etcd-src-test-other/x")->value_or("?"), "kept");
   auto read = read_oplog_etcd(etcd, "etcd-src-test");
   ASSERT_TRUE(read.ok()) << read.status().message();
   ASSERT_EQ(read->kvs.size(), log.kvs.size());

@@ -23,7 +23,7 @@
 #include "restore/promotion_validation.hpp"
 #include "source/oplog_source.hpp"
 
-namespace moonquota::restore {
+namespace moonquota::inspect {
 
 struct OpLogAudit {
   bool ok = true;
@@ -53,7 +53,7 @@ struct OpLogSummary {
   // Replay from sequence 1 (no snapshot).
   std::string replay_error;          // empty: the replay reached the prefix
   std::uint64_t replay_applied_seq = 0;
-  PromotionValidation state;         // objects, registry, non-COMPLETE replicas after replay
+  restore::PromotionValidation state;         // objects, registry, non-COMPLETE replicas after replay
 };
 
 [[nodiscard]] OpLogSummary summarize_oplog(const source::OpLogKeySet& keys);
@@ -80,4 +80,4 @@ struct DumpedEntry {
 [[nodiscard]] util::Status dump_oplog(const source::OpLogKeySet& keys, const DumpFilter& filter,
                                       const std::function<void(const DumpedEntry&)>& sink);
 
-}  // namespace moonquota::restore
+}  // namespace moonquota::inspect

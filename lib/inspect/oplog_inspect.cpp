@@ -1,11 +1,11 @@
-#include "restore/oplog_inspect.hpp"
+#include "inspect/oplog_inspect.hpp"
 
 #include <functional>
 
 #include "restore/oplog_replay.hpp"
 #include "source/oplog_keys.hpp"
 
-namespace moonquota::restore {
+namespace moonquota::inspect {
 
 namespace {
 
@@ -220,8 +220,8 @@ OpLogSummary summarize_oplog(const source::OpLogKeySet& keys) {
       ++out.entries_by_tenant[e.tenant_id];
     }
   }
-  StandbyStore store;
-  auto replay = replay_oplog(keys, store, 0, {});
+  restore::StandbyStore store;
+  auto replay = restore::replay_oplog(keys, store, 0, {});
   if (!replay.ok()) {
     out.replay_error = replay.status().message();
   } else {
@@ -229,7 +229,7 @@ OpLogSummary summarize_oplog(const source::OpLogKeySet& keys) {
     out.compact_payloads = replay->counters.compact_payloads;
     out.literal_payloads = replay->counters.literal_payloads;
   }
-  out.state = validate_promotion(store);
+  out.state = restore::validate_promotion(store);
   return out;
 }
 
@@ -270,4 +270,4 @@ util::Status dump_oplog(const source::OpLogKeySet& keys, const DumpFilter& filte
   return {};
 }
 
-}  // namespace moonquota::restore
+}  // namespace moonquota::inspect

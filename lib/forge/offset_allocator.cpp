@@ -1,11 +1,11 @@
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
 
-namespace moonquota::format {
+namespace moonquota::forge {
 
 namespace {
 
@@ -253,4 +253,4 @@ model::OffsetAllocatorState OffsetAllocatorSimulation::export_state() const {
   return s;
 }
 
-}  // namespace moonquota::format
+}  // namespace moonquota::forge

@@ -1,4 +1,4 @@
-#include "format/offset_allocator.hpp"
+#include "forge/offset_allocator.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace moonquota::format {
+namespace moonquota::forge {
 namespace {
 
 constexpr std::uint32_t k_none = 0xffffffffU;
@@ -156,4 +156,4 @@ TEST(OffsetAllocator, MultiplierBitsScaleOffsets) {
 }
 
 }  // namespace
-}  // namespace moonquota::format
+}  // namespace moonquota::forge

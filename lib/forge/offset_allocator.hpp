@@ -20,7 +20,7 @@
 #include "model/snapshot_types.hpp"
 #include "util/status.hpp"
 
-namespace moonquota::format {
+namespace moonquota::forge {
 
 // How the master parametrises the allocator of a segment of `segment_bytes` bytes.
 struct AllocatorParameters {
@@ -99,4 +99,4 @@ class OffsetAllocatorSimulation {
   std::uint64_t m_allocated_count = 0;
 };
 
-}  // namespace moonquota::format
+}  // namespace moonquota::forge

@@ -1,0 +1,37 @@
+#include "forge/forge_run.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include "forge/scenario.hpp"
+#include "forge/store_writer.hpp"
+#include "util/file_reader.hpp"
+
+namespace moonquota::forge {
+
+util::Result<ForgeOutcome> run_forge(const ForgeRequest& request) {
+  const int inputs = (request.scenario_path.empty() ? 0 : 1) + (request.large ? 1 : 0) + (request.oplog ? 1 : 0);
+  if (inputs != 1) return util::Status::invalid_argument("give one of a SCENARIO.json, --large N or --oplog-large N");
+  ForgeOutcome outcome;
+  if (request.oplog) {
+    std::error_code ec;  // a failure shows when the OpLog is written
+    std::filesystem::create_directories(request.out_dir, ec);
+    outcome.oplog = synthesize_oplog(*request.oplog);
+    return outcome;
+  }
+  if (request.large) {
+    LargeStoreOptions options = *request.large;
+    options.force = request.force;
+    MQ_ASSIGN_OR_RETURN(outcome.large, write_large_store(options, request.out_dir));
+    return outcome;
+  }
+  MQ_ASSIGN_OR_RETURN(Scenario scenario, load_scenario(request.scenario_path));
+  StoreWriteOptions options;
+  options.force = request.force;
+  MQ_RETURN_IF_ERROR(write_store(scenario, request.out_dir, options));
+  MQ_ASSIGN_OR_RETURN(std::string text, util::read_small_file(request.scenario_path, 1ULL << 30));
+  MQ_ASSIGN_OR_RETURN(outcome.oplog, parse_oplog_scenario(text, scenario.cluster_id));
+  return outcome;
+}
+
+}  // namespace moonquota::forge

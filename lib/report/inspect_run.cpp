@@ -1,0 +1,235 @@
+#include "report/inspect_run.hpp"
+
+#include <exception>
+#include <utility>
+
+#include "inspect/snapshot_diff.hpp"
+#include "inspect/snapshot_select.hpp"
+#include "inspect/snapshot_stats.hpp"
+#include "inspect/verify.hpp"
+#include "report/inspect_diff_report.hpp"
+#include "report/inspect_objects_report.hpp"
+#include "report/inspect_summary_report.hpp"
+#include "report/inspect_verify_report.hpp"
+
+namespace moonquota::report {
+
+namespace {
+
+using util::Status;
+
+util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag,
+                                      const std::vector<std::pair<std::string, std::int64_t>>& names) {
+  for (const auto& [name, value] : names) {
+    if (text == name) return value;
+  }
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size()) return static_cast<std::int64_t>(v);
+  } catch (const std::exception&) {}
+  return Status::invalid_argument(std::string(flag) + " '" + text + "' is not a known name or a number");
+}
+
+struct Prepared {
+  InspectContext context;
+  restore::ScanOptions scan;
+  restore::RestoreOptions restore;
+};
+
+util::Result<Prepared> prepare(const InspectRequest& request) {
+  Prepared p;
+  p.context.restore_time_ms = request.restore_time_ms;
+  MQ_ASSIGN_OR_RETURN(p.context.selected, inspect::select_snapshot(request.selection));
+  p.scan.restore_time_ms = p.context.restore_time_ms;
+  p.scan.max_payload_bytes = request.max_payload_bytes;
+  p.scan.progress = request.progress;
+  p.restore.restore_time_ms = p.context.restore_time_ms;
+  p.restore.threads = request.threads;
+  p.restore.max_payload_bytes = request.max_payload_bytes;
+  return p;
+}
+
+void decide_verdict(Prepared& p, const restore::ScannedSnapshot& snap) {
+  p.context.verdict = inspect::master_verdict(p.context.selected, snap.master_rejection.value_or(""), p.restore);
+}
+
+util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  const auto command = request.command;
+  const auto format = request.format;
+  const auto by = request.top_by == "charge" ? inspect::RankBy::charge : inspect::RankBy::size;
+  if (command == InspectCommand::segments || command == InspectCommand::tasks) {
+    // Every shard is decoded although these reports do not list objects: the master's verdict
+    // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
+    MQ_ASSIGN_OR_RETURN(
+        restore::ScannedSnapshot snap,
+        restore::scan_snapshot(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan, {}));
+    decide_verdict(p, snap);
+    if (command == InspectCommand::segments) render_segments(p.context, snap, format, out);
+    if (command == InspectCommand::tasks) render_tasks(p.context, snap, format, out);
+    return InspectOutcome{};
+  }
+  inspect::StatsOptions stats;
+  stats.biggest_per_tenant = command == InspectCommand::tenants ? request.biggest : 0;
+  stats.top_objects = command == InspectCommand::top && request.top_what == "objects" ? request.top_n : 0;
+  stats.rank_by = by;
+  MQ_ASSIGN_OR_RETURN(inspect::StatsScan scan,
+                      inspect::scan_stats(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan,
+                                          stats, request.threads));
+  decide_verdict(p, scan.snapshot);
+  if (command == InspectCommand::summary)
+    render_summary(p.context, scan, inspect::summarize_snapshot(scan), format, out);
+  if (command == InspectCommand::tenants) render_tenants(p.context, scan, format, out);
+  if (command == InspectCommand::top && request.top_what == "objects") {
+    render_top_objects(p.context, scan, by, format, out);
+  }
+  if (command == InspectCommand::top && request.top_what == "tenants") {
+    render_top_tenants(p.context, scan, by, request.top_n, format, out);
+  }
+  return InspectOutcome{};
+}
+
+util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  const bool dump = request.command == InspectCommand::dump;
+  MQ_ASSIGN_OR_RETURN(inspect::ObjectFilter filter, dump ? util::Result<inspect::ObjectFilter>(inspect::ObjectFilter{})
+                                                         : object_filter(request.filter));
+  // The header (segments, tasks, discarded replicas) first: the verdict and `dump` need it.
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.keep_allocator_blobs = dump;
+  const auto& sel = p.context.selected;
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
+                      restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}));
+  decide_verdict(p, header);
+  const auto format = request.format;
+  p.scan.decode_tasks = false;
+  if (dump) {
+    begin_dump(p.context, header, format, out);
+    bool first = true;
+    MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
+                        inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, 0, request.threads,
+                                              [&](const inspect::ListedObject& o) {
+                                                write_dump_object(o, format, first, out);
+                                                first = false;
+                                              }));
+    end_dump(listing, format, out);
+  } else {
+    ObjectStreamWriter writer(format, out);
+    writer.begin(p.context);
+    MQ_ASSIGN_OR_RETURN(
+        inspect::ListingResult listing,
+        inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, request.limit, request.threads,
+                              [&](const inspect::ListedObject& o) { writer.write(o); }));
+    writer.end(p.context, listing);
+  }
+  return InspectOutcome{};
+}
+
+util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  inspect::VerifyOptions options;
+  options.scan = p.scan;
+  options.threads = request.threads;
+  options.findings_per_rule = request.max_findings;
+  options.temp_dir = request.temp_dir;
+  const auto& sel = p.context.selected;
+  MQ_ASSIGN_OR_RETURN(inspect::VerifyResult result,
+                      inspect::verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings));
+  decide_verdict(p, result.snapshot);
+  render_verify(p.context, result, request.format, out);
+  InspectOutcome outcome;
+  outcome.found = result.failed();
+  outcome.spilled_bytes = result.spilled_bytes;
+  return outcome;
+}
+
+util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostream& out) {
+  if (request.selection.store_dir.empty()) {
+    return Status::invalid_argument("diff needs --store (and --other-store for two stores)");
+  }
+  restore::StoreSelection a = request.selection;
+  restore::StoreSelection b = request.selection;
+  const auto& ids = request.ids;
+  if (!request.other_store.empty()) {
+    b.store_dir = request.other_store;
+    b.catalog = "embedded";  // a Redis catalog describes store A only
+    if (ids.size() > 2) return Status::invalid_argument("diff takes at most two ids");
+    a.snapshot = ids.empty() ? "latest" : ids[0];
+    b.snapshot = ids.size() < 2 ? "latest" : ids[1];
+  } else {
+    if (ids.size() != 2) return Status::invalid_argument("diff --store DIR needs two snapshot ids: ID_A ID_B");
+    a.snapshot = ids[0];
+    b.snapshot = ids[1];
+  }
+  auto side_a = inspect::select_snapshot(a);
+  if (!side_a.ok()) return side_a.status().with_context("snapshot A");
+  auto side_b = inspect::select_snapshot(b);
+  if (!side_b.ok()) return side_b.status().with_context("snapshot B");
+  inspect::DiffOptions options;
+  options.scan.restore_time_ms = request.restore_time_ms;
+  options.scan.max_payload_bytes = request.max_payload_bytes;
+  options.scan.progress = request.progress;
+  options.threads = request.threads;
+  const inspect::DiffSide da{side_a->snapshot_dir, side_a->snapshot_id};
+  const inspect::DiffSide db{side_b->snapshot_dir, side_b->snapshot_id};
+  DiffWriter writer(request.format, request.limit, out);
+  writer.begin(da, db);
+  MQ_ASSIGN_OR_RETURN(
+      inspect::DiffResult result,
+      inspect::diff_snapshots(da, db, options, [&](const inspect::ObjectChange& c) { writer.write(c); }));
+  writer.end(result, request.restore_time_ms);
+  InspectOutcome outcome;
+  outcome.found = result.differs();
+  return outcome;
+}
+
+}  // namespace
+
+std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
+  static const std::vector<std::pair<std::string, InspectCommand>> k_commands = {
+      {"summary", InspectCommand::summary},   {"tenants", InspectCommand::tenants},
+      {"objects", InspectCommand::objects},   {"top", InspectCommand::top},
+      {"segments", InspectCommand::segments}, {"tasks", InspectCommand::tasks},
+      {"verify", InspectCommand::verify},     {"diff", InspectCommand::diff},
+      {"dump", InspectCommand::dump}};
+  for (const auto& [n, c] : k_commands) {
+    if (n == name) return c;
+  }
+  return std::nullopt;
+}
+
+util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& f) {
+  inspect::ObjectFilter filter;
+  filter.tenant_id = f.tenant;
+  filter.key_prefix = f.key_prefix.value_or("");
+  filter.min_size = f.min_size;
+  filter.group_id = f.group;
+  if (f.replica_type) {
+    MQ_ASSIGN_OR_RETURN(std::int64_t t, parse_enum(*f.replica_type, "--replica-type",
+                                                   {{"MEMORY", 0}, {"DISK", 1}, {"LOCAL_DISK", 2}, {"DFS", 100}}));
+    filter.replica_type = static_cast<std::int8_t>(t);
+  }
+  if (f.status) {
+    MQ_ASSIGN_OR_RETURN(
+        std::int64_t s,
+        parse_enum(
+            *f.status, "--status",
+            {{"UNDEFINED", 0}, {"INITIALIZED", 1}, {"PROCESSING", 2}, {"COMPLETE", 3}, {"REMOVED", 4}, {"FAILED", 5}}));
+    filter.status = static_cast<std::int16_t>(s);
+  }
+  return filter;
+}
+
+util::Result<InspectOutcome> run_inspect(const InspectRequest& request, std::ostream& out) {
+  switch (request.command) {
+    case InspectCommand::verify: return run_verify(request, out);
+    case InspectCommand::diff: return run_diff(request, out);
+    case InspectCommand::objects:
+    case InspectCommand::dump: return run_listing_command(request, out);
+    default: return run_stats_command(request, out);
+  }
+}
+
+}  // namespace moonquota::report

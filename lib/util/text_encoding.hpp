@@ -1,0 +1,19 @@
+// Byte strings as text: hex, UTF-8 validity, and a printable escape of control bytes. Used by
+// every renderer that shows a key or a tenant id read from untrusted input.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace moonquota::util {
+
+// A printable form of a raw byte string: control bytes (< 0x20, 0x7f) as \xNN, the rest unchanged.
+[[nodiscard]] std::string printable(const std::string& raw);
+
+// True when `s` is well-formed UTF-8 (JSON strings must be).
+[[nodiscard]] bool is_valid_utf8(std::string_view s);
+
+// Lower-case hex of the bytes.
+[[nodiscard]] std::string to_hex(std::string_view s);
+
+}  // namespace moonquota::util
