@@ -91,19 +91,6 @@ bool is_real(const Json::Value& v) { return v.type() == Json::realValue; }
 
 }  // namespace
 
-const char* op_type::name(std::uint32_t t) {
-  switch (t) {
-    case put_end: return "PUT_END";
-    case put_revoke: return "PUT_REVOKE";
-    case remove: return "REMOVE";
-    case lease_renew: return "LEASE_RENEW";
-    case segment_mount: return "SEGMENT_MOUNT";
-    case segment_unmount: return "SEGMENT_UNMOUNT";
-    case segment_update: return "SEGMENT_UPDATE";
-    default: return "INVALID";
-  }
-}
-
 std::uint32_t xxh32(std::string_view bytes) { return XXH32(bytes.data(), bytes.size(), 0); }
 
 std::string encode_durable_prefix(const DurablePrefix& prefix) {
