@@ -29,6 +29,9 @@ namespace moonquota::format {
 inline constexpr std::size_t k_max_oplog_key_bytes = 4096;
 inline constexpr std::size_t k_max_oplog_payload_bytes = 10485760;
 
+// The rule id of the finding "accepted only through jsoncpp leniency" (model::Finding::rule).
+inline constexpr const char* k_rule_jsoncpp_leniency = "jsoncpp-leniency";
+
 // OpType values and names: one table, in model/enums.hpp.
 namespace op_type = model::oplog_op_type;
 
