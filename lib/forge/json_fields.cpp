@@ -85,10 +85,8 @@ util::Result<bool> JsonAt::get_bool(const std::string& key, std::optional<bool> 
   return node->value().get<bool>();
 }
 
-util::Result<std::int64_t> JsonAt::get_enum(const std::string& key,
-                                            const std::vector<std::pair<const char*, std::int64_t>>& names,
-                                            std::int64_t min, std::int64_t max,
-                                            std::optional<std::int64_t> fallback) const {
+util::Result<std::int64_t> JsonAt::get_enum(const std::string& key, const model::EnumTable& names, std::int64_t min,
+                                            std::int64_t max, std::optional<std::int64_t> fallback) const {
   auto node = member(key);
   if (!node) {
     if (fallback) return *fallback;
@@ -97,11 +95,12 @@ util::Result<std::int64_t> JsonAt::get_enum(const std::string& key,
   const nlohmann::json& v = node->value();
   if (v.is_string()) {
     const auto& text = v.get_ref<const std::string&>();
-    for (const auto& [name, number] : names) {
-      if (text == name) return number;
-    }
+    auto in_range = [&](std::int64_t number) { return number >= min && number <= max; };
+    if (auto number = names.parse(text); number && in_range(*number)) return *number;
     std::string known;
-    for (const auto& entry : names) known += std::string(known.empty() ? "" : ", ") + entry.first;
+    for (const model::EnumName& entry : names.names()) {
+      if (in_range(entry.value)) known += std::string(known.empty() ? "" : ", ") + entry.name;
+    }
     return node->error("unknown name '" + text + "' (expected one of " + known + ", or a number)");
   }
   if (v.is_number_integer()) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/enums.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::forge {
@@ -45,9 +46,9 @@ class JsonAt {
                                                    std::optional<std::int64_t> fallback = std::nullopt) const;
   [[nodiscard]] util::Result<bool> get_bool(const std::string& key, std::optional<bool> fallback = std::nullopt) const;
 
-  // An enum given by name (case-sensitive, from `names`) or by number in [min, max].
-  [[nodiscard]] util::Result<std::int64_t> get_enum(const std::string& key,
-                                                    const std::vector<std::pair<const char*, std::int64_t>>& names,
+  // An enum given by name (case-sensitive, a name of `names` whose value is in [min, max]) or by
+  // number in [min, max]. Names outside the range are neither accepted nor listed in the error.
+  [[nodiscard]] util::Result<std::int64_t> get_enum(const std::string& key, const model::EnumTable& names,
                                                     std::int64_t min, std::int64_t max,
                                                     std::optional<std::int64_t> fallback = std::nullopt) const;
 

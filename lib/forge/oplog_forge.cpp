@@ -14,14 +14,6 @@ namespace {
 
 using util::Status;
 
-const std::vector<std::pair<const char*, std::int64_t>> k_ops = {
-    {"PUT_END", 1}, {"PUT_REVOKE", 2}, {"REMOVE", 3}, {"LEASE_RENEW", 4},
-    {"SEGMENT_MOUNT", 5}, {"SEGMENT_UNMOUNT", 6}, {"SEGMENT_UPDATE", 7}};
-const std::vector<std::pair<const char*, std::int64_t>> k_kinds = {
-    {"MEMORY", 0}, {"NOF", 1}, {"DISK", 2}, {"LOCAL_DISK", 3}, {"DFS", 4}};
-const std::vector<std::pair<const char*, std::int64_t>> k_statuses = {
-    {"UNDEFINED", 0}, {"INITIALIZED", 1}, {"PROCESSING", 2}, {"COMPLETE", 3}, {"REMOVED", 4}, {"FAILED", 5}};
-
 util::Result<format::PayloadForm> form_of(const JsonAt& at, format::PayloadForm fallback) {
   MQ_ASSIGN_OR_RETURN(std::string name, at.get_string("payload_form", std::string(format::payload_form_name(fallback))));
   if (name == "compact") return format::PayloadForm::compact;
@@ -35,9 +27,9 @@ util::Result<format::PayloadReplica> parse_replica(const JsonAt& at) {
                                        "shard_idx"}));
   format::PayloadReplica r;
   MQ_ASSIGN_OR_RETURN(r.id, at.get_u64("id", 1));
-  MQ_ASSIGN_OR_RETURN(auto kind, at.get_enum("kind", k_kinds, 0, 255, 0));
+  MQ_ASSIGN_OR_RETURN(auto kind, at.get_enum("kind", model::oplog_replica_variant::k_table, 0, 255, 0));
   r.variant = static_cast<std::uint8_t>(kind);
-  MQ_ASSIGN_OR_RETURN(auto status, at.get_enum("status", k_statuses, INT32_MIN, INT32_MAX, 3));
+  MQ_ASSIGN_OR_RETURN(auto status, at.get_enum("status", model::replica_status::k_table, INT32_MIN, INT32_MAX, 3));
   r.status = static_cast<std::int32_t>(status);
   MQ_ASSIGN_OR_RETURN(r.buffer_size, at.get_u64("size", 0));
   MQ_ASSIGN_OR_RETURN(r.buffer_address, at.get_u64("address", 0));
@@ -128,7 +120,7 @@ util::Result<std::optional<ForgedOpLog>> parse_oplog_scenario(std::string_view j
     for (const auto& e : entries) {
       MQ_RETURN_IF_ERROR(e.expect_object({"op", "tenant", "key", "payload_form", "payload_base64", "object", "segment"}));
       format::OpLogEntry entry;
-      MQ_ASSIGN_OR_RETURN(auto op, e.get_enum("op", k_ops, 0, UINT32_MAX));
+      MQ_ASSIGN_OR_RETURN(auto op, e.get_enum("op", model::oplog_op_type::k_table, 0, UINT32_MAX));
       entry.op_type = static_cast<std::uint32_t>(op);
       MQ_ASSIGN_OR_RETURN(entry.tenant_id, e.get_string("tenant", "default"));
       MQ_ASSIGN_OR_RETURN(entry.key, e.get_string("key", ""));

@@ -20,12 +20,6 @@ using detail::check_uuid;
 using detail::SegmentSlot;
 using detail::SnapshotBuild;
 
-const std::vector<std::pair<const char*, std::int64_t>> k_segment_status_names = {
-    {"UNDEFINED", 0}, {"OK", 1}, {"DRAINING", 2}, {"DRAINED", 3}, {"GRACEFULLY_UNMOUNTING", 4}, {"UNMOUNTING", 5}};
-const std::vector<std::pair<const char*, std::int64_t>> k_task_type_names = {{"REPLICA_COPY", 0}, {"REPLICA_MOVE", 1}};
-const std::vector<std::pair<const char*, std::int64_t>> k_task_status_names = {
-    {"PENDING", 0}, {"PROCESSING", 1}, {"FAILED", 2}, {"SUCCESS", 3}};
-
 // created_at_ms when the scenario gives none: the id read as a UTC time.
 std::int64_t id_as_utc_ms(const std::string& id) {
   std::tm tm{};
@@ -54,7 +48,8 @@ util::Status parse_segment(const JsonAt& at, SnapshotBuild& build) {
   MQ_ASSIGN_OR_RETURN(s.base, at.get_u64("base"));
   MQ_ASSIGN_OR_RETURN(s.size, at.get_u64("size"));
   MQ_ASSIGN_OR_RETURN(s.te_endpoint, at.get_string("endpoint", s.name));
-  MQ_ASSIGN_OR_RETURN(std::int64_t status, at.get_enum("status", k_segment_status_names, INT16_MIN, INT16_MAX, 1));
+  MQ_ASSIGN_OR_RETURN(std::int64_t status,
+                      at.get_enum("status", model::segment_status::k_table, INT16_MIN, INT16_MAX, 1));
   s.status = static_cast<std::int16_t>(status);
   MQ_ASSIGN_OR_RETURN(std::string host_id, at.get_string("host_id", ""));
   s.host_id = host_id;
@@ -148,8 +143,8 @@ util::Status parse_tasks(const JsonAt& snapshot, std::vector<model::TaskRecord>&
     model::TaskRecord t;
     MQ_ASSIGN_OR_RETURN(t.id, at.get_string("id"));
     MQ_RETURN_IF_ERROR(check_uuid(at, "id", t.id));
-    MQ_ASSIGN_OR_RETURN(std::int64_t type, at.get_enum("type", k_task_type_names, INT32_MIN, INT32_MAX));
-    MQ_ASSIGN_OR_RETURN(std::int64_t status, at.get_enum("status", k_task_status_names, INT32_MIN, INT32_MAX));
+    MQ_ASSIGN_OR_RETURN(std::int64_t type, at.get_enum("type", model::task_type::k_table, INT32_MIN, INT32_MAX));
+    MQ_ASSIGN_OR_RETURN(std::int64_t status, at.get_enum("status", model::task_status::k_table, INT32_MIN, INT32_MAX));
     t.type = static_cast<std::int32_t>(type);
     t.status = static_cast<std::int32_t>(status);
     if (auto payload = at.member("payload")) {

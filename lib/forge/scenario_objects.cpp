@@ -9,14 +9,6 @@ namespace moonquota::forge::detail {
 
 namespace {
 
-const std::vector<std::pair<const char*, std::int64_t>> k_replica_status_names = {
-    {"UNDEFINED", 0}, {"INITIALIZED", 1}, {"PROCESSING", 2}, {"COMPLETE", 3}, {"REMOVED", 4}, {"FAILED", 5}};
-const std::vector<std::pair<const char*, std::int64_t>> k_replica_type_names = {
-    {"MEMORY", 0}, {"DISK", 1}, {"LOCAL_DISK", 2}};
-const std::vector<std::pair<const char*, std::int64_t>> k_data_type_names = {
-    {"UNKNOWN", 0}, {"KVCACHE", 1}, {"TENSOR", 2},          {"WEIGHT", 3},    {"SAMPLE", 4},
-    {"ACTIVATION", 5}, {"GRADIENT", 6}, {"OPTIMIZER_STATE", 7}, {"METADATA", 8}, {"GENERAL", 9}};
-
 constexpr std::uint64_t k_future_lease_ms = 4102444800000ULL;  // 2100-01-01T00:00:00Z
 
 util::Result<std::size_t> find_segment(const JsonAt& at, const SnapshotBuild& build, const std::string& id) {
@@ -48,8 +40,9 @@ util::Result<model::Replica> parse_replica(const JsonAt& at, SnapshotBuild& buil
                                            const std::string& key, std::optional<PendingFree>& placed) {
   MQ_RETURN_IF_ERROR(at.expect_object({"type", "status", "id", "segment", "size", "path", "client", "endpoint"}));
   model::Replica r;
-  MQ_ASSIGN_OR_RETURN(std::int64_t type, at.get_enum("type", k_replica_type_names, 0, 2));
-  MQ_ASSIGN_OR_RETURN(std::int64_t status, at.get_enum("status", k_replica_status_names, INT16_MIN, INT16_MAX, 3));
+  MQ_ASSIGN_OR_RETURN(std::int64_t type, at.get_enum("type", model::replica_type::k_table, 0, 2));
+  MQ_ASSIGN_OR_RETURN(std::int64_t status,
+                      at.get_enum("status", model::replica_status::k_table, INT16_MIN, INT16_MAX, 3));
   MQ_ASSIGN_OR_RETURN(r.id, at.get_u64("id", build.max_replica_id + 1));
   if (r.id == 0) return at.error("replica id 0 is never assigned by the master");
   build.max_replica_id = std::max(build.max_replica_id, r.id);
@@ -90,7 +83,7 @@ util::Result<model::ObjectRecord> parse_object(const JsonAt& at, SnapshotBuild& 
   MQ_ASSIGN_OR_RETURN(o.client_id, at.get_string("client_id"));
   MQ_ASSIGN_OR_RETURN(o.put_start_time_ms, at.get_u64("put_start_time_ms", build.default_put_start_time_ms));
   MQ_ASSIGN_OR_RETURN(o.lease_timeout_ms, at.get_u64("lease_timeout_ms", k_future_lease_ms));
-  MQ_ASSIGN_OR_RETURN(std::int64_t data_type, at.get_enum("data_type", k_data_type_names, 0, 255, 0));
+  MQ_ASSIGN_OR_RETURN(std::int64_t data_type, at.get_enum("data_type", model::data_type::k_table, 0, 255, 0));
   o.data_type = static_cast<std::uint8_t>(data_type);
   MQ_ASSIGN_OR_RETURN(o.hard_pinned, at.get_bool("hard_pinned", false));
   MQ_ASSIGN_OR_RETURN(o.group_id, at.get_string("group_id", ""));

@@ -65,9 +65,12 @@ void report_non_canonical(std::string_view text, const std::string& where, bool 
                           model::Findings& findings) {
   std::string strict_errors;
   if (!parse_strict(text, strict_errors)) {
-    findings.push_back({model::Severity::warning, where,
-                        "accepted only through jsoncpp leniency (comments, trailing commas, BOM, duplicate keys or "
-                        "trailing text): " + one_line(strict_errors)});
+    findings.push_back({.severity = model::Severity::warning,
+                        .location = where,
+                        .message = "accepted only through jsoncpp leniency (comments, trailing commas, BOM, duplicate "
+                                   "keys or trailing text): " +
+                                   one_line(strict_errors),
+                        .rule = k_rule_jsoncpp_leniency});
   }
   if (has_high_bytes(text)) {
     findings.push_back({model::Severity::warning, where,
@@ -90,19 +93,6 @@ Status reject(int rule, const std::string& where, const std::string& message) {
 bool is_real(const Json::Value& v) { return v.type() == Json::realValue; }
 
 }  // namespace
-
-const char* op_type::name(std::uint32_t t) {
-  switch (t) {
-    case put_end: return "PUT_END";
-    case put_revoke: return "PUT_REVOKE";
-    case remove: return "REMOVE";
-    case lease_renew: return "LEASE_RENEW";
-    case segment_mount: return "SEGMENT_MOUNT";
-    case segment_unmount: return "SEGMENT_UNMOUNT";
-    case segment_update: return "SEGMENT_UPDATE";
-    default: return "INVALID";
-  }
-}
 
 std::uint32_t xxh32(std::string_view bytes) { return XXH32(bytes.data(), bytes.size(), 0); }
 
@@ -196,8 +186,10 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
     e[1].getString(&begin, &end);
     std::string_view tenant(begin, static_cast<std::size_t>(end - begin));
     if (tenant.empty()) {
-      findings.push_back({model::Severity::info, entry_where(key, i, batch.first_seq),
-                          "empty tenant id (normalised to \"default\"; the writer never produces it)"});
+      findings.push_back({.severity = model::Severity::info,
+                          .location = entry_where(key, i, batch.first_seq),
+                          .message = "empty tenant id (normalised to \"default\"; the writer never produces it)",
+                          .entry = i});
     }
     out.tenant_id = model::normalize_tenant_id(tenant);
     if (!model::is_valid_tenant_id(out.tenant_id)) {

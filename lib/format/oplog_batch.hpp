@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/enums.hpp"
 #include "model/finding.hpp"
 #include "util/status.hpp"
 
@@ -28,17 +29,11 @@ namespace moonquota::format {
 inline constexpr std::size_t k_max_oplog_key_bytes = 4096;
 inline constexpr std::size_t k_max_oplog_payload_bytes = 10485760;
 
-namespace op_type {
-inline constexpr std::uint32_t put_end = 1;
-inline constexpr std::uint32_t put_revoke = 2;
-inline constexpr std::uint32_t remove = 3;
-inline constexpr std::uint32_t lease_renew = 4;
-inline constexpr std::uint32_t segment_mount = 5;
-inline constexpr std::uint32_t segment_unmount = 6;
-inline constexpr std::uint32_t segment_update = 7;
-inline constexpr std::uint32_t max = 8;  // OP_TYPE_MAX: values >= 8 are rejected
-[[nodiscard]] const char* name(std::uint32_t t);
-}  // namespace op_type
+// The rule id of the finding "accepted only through jsoncpp leniency" (model::Finding::rule).
+inline constexpr const char* k_rule_jsoncpp_leniency = "jsoncpp-leniency";
+
+// OpType values and names: one table, in model/enums.hpp.
+namespace op_type = model::oplog_op_type;
 
 struct OpLogEntry {
   std::uint64_t sequence = 0;   // first_seq + index (not on the wire)

@@ -76,17 +76,6 @@ bool read_compat(StructPackReader& r, std::size_t limit, bool& absent_rest, Read
 
 }  // namespace
 
-const char* payload_variant::name(std::uint8_t v) {
-  switch (v) {
-    case memory: return "MEMORY";
-    case nof: return "NOF";
-    case disk: return "DISK";
-    case local_disk: return "LOCAL_DISK";
-    case dfs: return "DFS";
-    default: return "INVALID";
-  }
-}
-
 std::string_view metadata_payload_literal() { return as_view(k_metadata_literal); }
 std::string_view segment_mount_literal() { return as_view(k_mount_literal); }
 std::string_view segment_unmount_literal() { return as_view(k_unmount_literal); }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "format/struct_pack_reader.hpp"
+#include "model/enums.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::format {
@@ -32,15 +33,9 @@ inline constexpr std::uint32_t k_metadata_payload_type_code = 0xC04738C2U;
 inline constexpr std::uint32_t k_segment_mount_type_code = 0x7B470444U;
 inline constexpr std::uint32_t k_segment_unmount_type_code = 0x3C785B6AU;
 
-// Payload replica variant indices (not ReplicaType numbers).
-namespace payload_variant {
-inline constexpr std::uint8_t memory = 0;
-inline constexpr std::uint8_t nof = 1;
-inline constexpr std::uint8_t disk = 2;
-inline constexpr std::uint8_t local_disk = 3;
-inline constexpr std::uint8_t dfs = 4;
-[[nodiscard]] const char* name(std::uint8_t v);
-}  // namespace payload_variant
+// Payload replica variant indices (not ReplicaType numbers) and their names: one table, in
+// model/enums.hpp.
+namespace payload_variant = model::oplog_replica_variant;
 
 struct PayloadReplica {
   std::uint64_t id = 0;

@@ -1,6 +1,7 @@
 #include "format/shard_decoder.hpp"
 
 #include <string>
+#include <utility>
 
 #include "model/tenant_id.hpp"
 
@@ -8,8 +9,22 @@ namespace moonquota::format {
 
 namespace {
 
-std::string where(std::uint32_t shard, std::uint64_t entry) {
-  return "shard " + std::to_string(shard) + " entry " + std::to_string(entry);
+// A finding about entry `entry` of `shard`: the location text and the same in fields.
+model::Finding entry_finding(model::Severity severity, std::uint32_t shard, std::uint64_t entry, std::string message,
+                             std::string rule = {}) {
+  return {.severity = severity,
+          .location = "shard " + std::to_string(shard) + " entry " + std::to_string(entry),
+          .message = std::move(message),
+          .rule = std::move(rule),
+          .shard = shard,
+          .entry = entry};
+}
+
+model::Finding shard_finding(model::Severity severity, std::uint32_t shard, std::string message) {
+  return {.severity = severity,
+          .location = "shard " + std::to_string(shard),
+          .message = std::move(message),
+          .shard = shard};
 }
 
 util::Status reject(std::uint32_t shard, const std::string& message) {
@@ -78,24 +93,27 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
       return reject(shard_index, "entry " + std::to_string(i) + ": " + result.reason);
     }
     if (result.outcome == DecodeOutcome::skipped) {
-      findings.push_back({model::Severity::error, where(shard_index, i),
-                          "object skipped (tenant '" + std::string(scratch.tenant_id) + "', key '" +
-                              std::string(scratch.key) + "'): " + result.reason});
+      findings.push_back(entry_finding(model::Severity::error, shard_index, i,
+                                       "object skipped (tenant '" + std::string(scratch.tenant_id) + "', key '" +
+                                           std::string(scratch.key) + "'): " + result.reason,
+                                       k_rule_skipped_object));
     } else if (scratch.layout_version < 4) {
-      findings.push_back({model::Severity::info, where(shard_index, i),
-                          "ObjectMetadata layout v" + std::to_string(scratch.layout_version)});
+      findings.push_back(entry_finding(model::Severity::info, shard_index, i,
+                                       "ObjectMetadata layout v" + std::to_string(scratch.layout_version)));
     }
     if (scratch.legacy_entry) {
-      findings.push_back({model::Severity::info, where(shard_index, i), "legacy 2-element entry (default tenant)"});
+      findings.push_back(entry_finding(model::Severity::info, shard_index, i, "legacy 2-element entry (default tenant)",
+                                       k_rule_legacy_entry));
     }
     if (result.nof_replica) {
-      findings.push_back({model::Severity::error, where(shard_index, i), "unsupported snapshot: NOF_SSD replica"});
+      findings.push_back(entry_finding(model::Severity::error, shard_index, i, "unsupported snapshot: NOF_SSD replica",
+                                       k_rule_nof_replica));
     }
     if (result.ambiguous) {
-      findings.push_back({model::Severity::warning, where(shard_index, i),
-                          "skipped (" + result.reason +
-                              ") although a later value would make the master reject the snapshot; "
-                              "the order of these checks is not verified against a Mooncake build"});
+      findings.push_back(entry_finding(model::Severity::warning, shard_index, i,
+                                       "skipped (" + result.reason +
+                                           ") although a later value would make the master reject the snapshot; "
+                                           "the order of these checks is not verified against a Mooncake build"));
     }
     visitor.on_entry(entry);
   }
@@ -104,12 +122,13 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
     if (!values.skip() || !values.skip()) return reject(shard_index, values.error());
   }
   if (pairs_after > 0) {
-    findings.push_back({model::Severity::info, "shard " + std::to_string(shard_index),
-                        std::to_string(pairs_after) + " extra keys after \"metadata\" ignored"});
+    findings.push_back(shard_finding(model::Severity::info, shard_index,
+                                     std::to_string(pairs_after) + " extra keys after \"metadata\" ignored"));
   }
   if (!reader.at_end()) {
-    findings.push_back({model::Severity::warning, "shard " + std::to_string(shard_index),
-                        std::to_string(reader.remaining()) + " trailing bytes after the shard map ignored"});
+    findings.push_back(
+        shard_finding(model::Severity::warning, shard_index,
+                      std::to_string(reader.remaining()) + " trailing bytes after the shard map ignored"));
   }
   return {};
 }

@@ -29,8 +29,15 @@ class ShardVisitor {
   virtual void on_entry(const ShardEntry& entry) = 0;
 };
 
-// `scratch` is reused between calls to avoid allocations. Findings: legacy 2-element entries,
-// trailing bytes, NOF replicas, ambiguous skips.
+// Rule ids of the findings below that name one (model::Finding::rule).
+inline constexpr const char* k_rule_skipped_object = "skipped-object";
+inline constexpr const char* k_rule_legacy_entry = "legacy-entry";
+inline constexpr const char* k_rule_nof_replica = "nof-replica";
+
+// `scratch` is reused between calls to avoid allocations. Findings, each with its shard and, when
+// about one entry, the entry index: skipped objects, legacy 2-element entries, NOF replicas and
+// ObjectMetadata layouts before v4 (entry), ambiguous skips (entry), extra map keys and trailing
+// bytes (shard only).
 [[nodiscard]] util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const SegmentTable& segments,
                                         ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings);
 

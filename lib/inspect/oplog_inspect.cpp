@@ -1,6 +1,7 @@
 #include "inspect/oplog_inspect.hpp"
 
 #include <functional>
+#include <utility>
 
 #include "restore/oplog_replay.hpp"
 #include "source/oplog_keys.hpp"
@@ -11,7 +12,7 @@ namespace {
 
 using model::Severity;
 
-bool is_leniency(const model::Finding& f) { return f.message.rfind("accepted only through jsoncpp leniency", 0) == 0; }
+bool is_leniency(const model::Finding& f) { return f.rule == format::k_rule_jsoncpp_leniency; }
 
 // Findings about the entries of one decoded batch (payload contents, op types).
 void audit_entries(const format::BatchRecord& batch, const std::string& key, OpLogAudit& out,
@@ -21,22 +22,22 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
                             "batch 1 holds " + std::to_string(batch.entries.size()) +
                                 " entries: a real writer's first batch after start holds exactly one"});
   }
-  for (const auto& e : batch.entries) {
+  for (std::uint64_t index = 0; index < batch.entries.size(); ++index) {
+    const format::OpLogEntry& e = batch.entries[index];
     const std::string where = key + " sequence " + std::to_string(e.sequence);
+    auto warn = [&](std::string message) {
+      out.findings.push_back(
+          {.severity = Severity::warning, .location = where, .message = std::move(message), .entry = index});
+    };
     format::PayloadShape shape;
     switch (e.op_type) {
-      case format::op_type::lease_renew:
-        out.findings.push_back({Severity::warning, where, "LEASE_RENEW entry: the standby's applier stops here (fatal)"});
-        break;
-      case format::op_type::put_revoke:
-        out.findings.push_back({Severity::warning, where, "PUT_REVOKE entry (the Primary never emits it at this commit)"});
-        break;
+      case format::op_type::lease_renew: warn("LEASE_RENEW entry: the standby's applier stops here (fatal)"); break;
+      case format::op_type::put_revoke: warn("PUT_REVOKE entry (the Primary never emits it at this commit)"); break;
       case format::op_type::put_end: {
         if (e.payload.empty()) break;
         auto p = format::decode_metadata_payload(e.payload, &shape);
         if (!p.ok()) {
-          out.findings.push_back({Severity::warning, where,
-                                  p.status().message() + ": the standby stores an empty placeholder"});
+          warn(p.status().message() + ": the standby stores an empty placeholder");
           break;
         }
         ++forms[shape.form == format::PayloadForm::compact ? 0 : 1];
@@ -45,11 +46,9 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
           const std::uint64_t replica_size = buffer ? r.buffer_size : r.object_size;
           if ((buffer || r.variant == format::payload_variant::disk || r.variant == format::payload_variant::local_disk) &&
               replica_size != p->size) {
-            out.findings.push_back({Severity::warning, where,
-                                    std::string(format::payload_variant::name(r.variant)) + " replica " +
-                                        std::to_string(r.id) + " size " + std::to_string(replica_size) +
-                                        " differs from the object size " + std::to_string(p->size) +
-                                        " (promotion rejects it)"});
+            warn(std::string(format::payload_variant::name(r.variant)) + " replica " + std::to_string(r.id) + " size " +
+                 std::to_string(replica_size) + " differs from the object size " + std::to_string(p->size) +
+                 " (promotion rejects it)");
           }
         }
         break;
@@ -58,20 +57,19 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
       case format::op_type::segment_update: {
         auto op = format::decode_segment_mount(e.payload, &shape);
         if (!op.ok()) {
-          out.findings.push_back({Severity::warning, where, op.status().message() + ": the standby does nothing"});
+          warn(op.status().message() + ": the standby does nothing");
           break;
         }
         ++forms[shape.form == format::PayloadForm::compact ? 0 : 1];
         if (e.key != op->transport_endpoint && e.key != op->segment_name) {
-          out.findings.push_back({Severity::warning, where,
-                                  "SEGMENT_MOUNT key is neither the payload endpoint nor the segment name"});
+          warn("SEGMENT_MOUNT key is neither the payload endpoint nor the segment name");
         }
         break;
       }
       case format::op_type::segment_unmount: {
         auto op = format::decode_segment_unmount(e.payload, &shape);
         if (!op.ok()) {
-          out.findings.push_back({Severity::warning, where, op.status().message() + ": the standby does nothing"});
+          warn(op.status().message() + ": the standby does nothing");
           break;
         }
         ++forms[shape.form == format::PayloadForm::compact ? 0 : 1];
@@ -79,9 +77,7 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
       }
       default: break;
     }
-    if (shape.trailing_bytes > 0) {
-      out.findings.push_back({Severity::warning, where, std::to_string(shape.trailing_bytes) + " trailing payload bytes"});
-    }
+    if (shape.trailing_bytes > 0) warn(std::to_string(shape.trailing_bytes) + " trailing payload bytes");
   }
 }
 

@@ -160,16 +160,8 @@ void check_tasks(const std::vector<model::TaskRecord>& tasks, FindingCollector& 
   }
 }
 
-// Rule ids for the findings the decoders and the restore model already produce.
-std::string rule_of(const model::Finding& f) {
-  const std::string& m = f.message;
-  if (m.find("duplicate entry for tenant") != std::string::npos) return "duplicate-key";
-  if (m.find("object skipped") != std::string::npos) return "skipped-object";
-  if (m.find("not sorted") != std::string::npos) return "unsorted-entries";
-  if (m.find("NOF") != std::string::npos) return "nof-replica";
-  if (m.find("legacy") != std::string::npos) return "legacy-entry";
-  return std::string("decoder-") + model::severity_name(f.severity);
-}
+// The rule of a decoder or restore-model finding that names none of its own.
+std::string default_rule(const model::Finding& f) { return std::string("decoder-") + model::severity_name(f.severity); }
 
 }  // namespace
 
@@ -209,7 +201,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
     out.merge(std::move(a->findings()));
   }
   for (const auto& f : catalog_findings) out.add_model_finding(f, "catalog");
-  for (const auto& f : result.snapshot.findings) out.add_model_finding(f, rule_of(f));
+  for (const auto& f : result.snapshot.findings) out.add_model_finding(f, default_rule(f));
 
   std::vector<std::uint64_t> discarded_ids;
   for (std::size_t i = 0; i < result.snapshot.metadata.discarded.size(); ++i) {

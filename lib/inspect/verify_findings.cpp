@@ -1,7 +1,6 @@
 #include "inspect/verify_findings.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <tuple>
 
 namespace moonquota::inspect {
@@ -28,18 +27,18 @@ void FindingCollector::add(VerifyFinding finding) {
   if (kept.size() >= 2 * m_cap + 16) trim(kept);  // amortised: keeps the cap smallest
 }
 
-void FindingCollector::add_model_finding(const model::Finding& finding, const std::string& rule) {
+void FindingCollector::add_model_finding(const model::Finding& finding, const std::string& fallback_rule) {
   VerifyFinding f;
   f.severity = finding.severity;
-  f.rule = rule;
+  f.rule = finding.rule.empty() ? fallback_rule : finding.rule;
   f.message = finding.message;
-  const std::string_view loc = finding.location;
-  std::uint32_t shard = 0;
-  if (loc.rfind("shard ", 0) == 0) {
-    auto [ptr, ec] = std::from_chars(loc.data() + 6, loc.data() + loc.size(), shard);
-    if (ec == std::errc() && ptr == loc.data() + loc.size()) f.shard = shard;
+  // A finding about a whole shard sorts with that shard's object findings (as entry 0); one about
+  // an entry, or about no shard, keeps its location text.
+  if (finding.shard && !finding.entry) {
+    f.shard = finding.shard;
+  } else {
+    f.location = finding.location;
   }
-  if (!f.shard) f.location = finding.location;
   add(std::move(f));
 }
 

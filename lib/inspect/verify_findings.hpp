@@ -38,8 +38,9 @@ class FindingCollector {
  public:
   explicit FindingCollector(std::size_t cap_per_rule = 1000) : m_cap(cap_per_rule) {}
   void add(VerifyFinding finding);
-  // A decoder / restore-model finding; "shard N" locations are parsed so they sort by shard.
-  void add_model_finding(const model::Finding& finding, const std::string& rule);
+  // A decoder / restore-model finding under its own rule, or `fallback_rule` when it names none.
+  // Its shard field (when set without an entry) places it with that shard's object findings.
+  void add_model_finding(const model::Finding& finding, const std::string& fallback_rule);
   void merge(FindingCollector&& other);
   // Every kept finding, sorted; and the per-rule totals (which may exceed what is kept).
   [[nodiscard]] std::vector<VerifyFinding> sorted();

@@ -7,6 +7,7 @@
 #include "inspect/snapshot_select.hpp"
 #include "inspect/snapshot_stats.hpp"
 #include "inspect/verify.hpp"
+#include "model/enums.hpp"
 #include "report/inspect_diff_report.hpp"
 #include "report/inspect_objects_report.hpp"
 #include "report/inspect_summary_report.hpp"
@@ -19,10 +20,8 @@ namespace {
 using util::Status;
 
 util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag,
-                                      const std::vector<std::pair<std::string, std::int64_t>>& names) {
-  for (const auto& [name, value] : names) {
-    if (text == name) return value;
-  }
+                                      const model::EnumTable& names) {
+  if (auto value = names.parse(text)) return *value;
   try {
     std::size_t used = 0;
     const long long v = std::stoll(text, &used);
@@ -207,16 +206,11 @@ util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& f) {
   filter.min_size = f.min_size;
   filter.group_id = f.group;
   if (f.replica_type) {
-    MQ_ASSIGN_OR_RETURN(std::int64_t t, parse_enum(*f.replica_type, "--replica-type",
-                                                   {{"MEMORY", 0}, {"DISK", 1}, {"LOCAL_DISK", 2}, {"DFS", 100}}));
+    MQ_ASSIGN_OR_RETURN(std::int64_t t, parse_enum(*f.replica_type, "--replica-type", model::replica_type::k_table));
     filter.replica_type = static_cast<std::int8_t>(t);
   }
   if (f.status) {
-    MQ_ASSIGN_OR_RETURN(
-        std::int64_t s,
-        parse_enum(
-            *f.status, "--status",
-            {{"UNDEFINED", 0}, {"INITIALIZED", 1}, {"PROCESSING", 2}, {"COMPLETE", 3}, {"REMOVED", 4}, {"FAILED", 5}}));
+    MQ_ASSIGN_OR_RETURN(std::int64_t s, parse_enum(*f.status, "--status", model::replica_status::k_table));
     filter.status = static_cast<std::int16_t>(s);
   }
   return filter;

@@ -20,19 +20,9 @@ std::string text_of(const std::string& raw) { return util::printable(raw); }
 std::string type_name(std::int8_t t) { return t == -1 ? "(no replica)" : model::replica_type::name(t); }
 std::string status_name(std::int16_t s) { return s == -1 ? "-" : model::replica_status::name(s); }
 
-std::string task_type_name(std::int32_t t) {
-  return t == model::task_type::replica_copy ? "REPLICA_COPY" : t == model::task_type::replica_move ? "REPLICA_MOVE"
-                                                                                                   : std::to_string(t);
-}
-std::string task_status_name(std::int32_t s) {
-  switch (s) {
-    case model::task_status::pending: return "PENDING";
-    case model::task_status::processing: return "PROCESSING";
-    case model::task_status::failed: return "FAILED";
-    case model::task_status::success: return "SUCCESS";
-    default: return std::to_string(s);
-  }
-}
+// Task enums out of range are shown as their number.
+std::string task_type_name(std::int32_t t) { return model::task_type::k_table.name_or_number(t); }
+std::string task_status_name(std::int32_t s) { return model::task_status::k_table.name_or_number(s); }
 
 struct TenantRow {
   std::string tenant_id;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/enums.hpp"
 #include "model/tenant_id.hpp"
 #include "util/checked_math.hpp"
 
@@ -11,21 +12,8 @@ namespace moonquota::restore {
 
 namespace {
 
-constexpr std::int32_t k_complete = 3;
-constexpr std::int32_t k_removed = 4;
-constexpr std::int32_t k_failed = 5;
-
-const char* status_name(std::int32_t s) {
-  switch (s) {
-    case 0: return "UNDEFINED";
-    case 1: return "INITIALIZED";
-    case 2: return "PROCESSING";
-    case 3: return "COMPLETE";
-    case 4: return "REMOVED";
-    case 5: return "FAILED";
-    default: return "UNKNOWN";
-  }
-}
+// Promotion's summary names an out-of-range status "UNKNOWN" (the snapshot tools say OUT_OF_RANGE).
+const char* status_name(std::int32_t s) { return model::replica_status::k_table.find_name(s).value_or("UNKNOWN"); }
 
 struct Range {
   std::uint64_t begin = 0;
@@ -134,7 +122,7 @@ class Validator {
       m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": address range overflows";
       return false;
     }
-    if (r.status == k_removed || r.status == k_failed) return true;
+    if (r.status == model::replica_status::removed || r.status == model::replica_status::failed) return true;
     SegmentUse& use = m_uses[alias->second];
     use.used += r.buffer_size;
     if (use.used > use.segment->capacity) {
@@ -182,8 +170,9 @@ class Validator {
     std::uint64_t complete_memory = 0;
     std::unordered_set<std::string> kinds;
     for (const auto& r : o.replicas) {
-      if (r.variant == format::payload_variant::memory && r.status == k_complete) ++complete_memory;
-      if (r.status != k_complete) kinds.insert(std::string(format::payload_variant::name(r.variant)) + " " + status_name(r.status));
+      const bool complete = r.status == model::replica_status::complete;
+      if (r.variant == format::payload_variant::memory && complete) ++complete_memory;
+      if (!complete) kinds.insert(std::string(format::payload_variant::name(r.variant)) + " " + status_name(r.status));
     }
     for (const auto& k : kinds) ++m_result.non_complete[k];
     t.charged_bytes += static_cast<util::u128>(o.size) * complete_memory;

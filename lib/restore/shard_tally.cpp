@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "model/tenant_id.hpp"
 #include "util/text_encoding.hpp"
@@ -31,6 +32,13 @@ void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
 void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_time_ms, ShardTally& out,
                                model::Findings& findings) {
   const std::string where = "shard " + std::to_string(shard_index);
+  auto finding = [&](model::Severity severity, std::string message, std::string rule = {}) {
+    findings.push_back({.severity = severity,
+                        .location = where,
+                        .message = std::move(message),
+                        .rule = std::move(rule),
+                        .shard = shard_index});
+  };
   auto less = [](const Entry& a, const Entry& b) {
     return a.tenant != b.tenant ? a.tenant < b.tenant : a.key < b.key;
   };
@@ -40,7 +48,7 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
     return less(a, b);
   });
   if (!sorted) {
-    findings.push_back({model::Severity::info, where, "entries are not sorted by (tenant, key)"});
+    finding(model::Severity::info, "entries are not sorted by (tenant, key)", k_rule_unsorted_entries);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       return less(m_entries[a], m_entries[b]);
     });
@@ -66,10 +74,11 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
       }
     }
     if (j - i > 1) {
-      findings.push_back({model::Severity::error, where,
-                          "duplicate entry for tenant '" + util::printable(std::string(head.tenant)) + "' key '" +
-                              util::printable(std::string(head.key)) + "' (" + std::to_string(j - i) +
-                              " entries; the first decoded one keeps its replicas)"});
+      finding(model::Severity::error,
+              "duplicate entry for tenant '" + util::printable(std::string(head.tenant)) + "' key '" +
+                  util::printable(std::string(head.key)) + "' (" + std::to_string(j - i) +
+                  " entries; the first decoded one keeps its replicas)",
+              k_rule_duplicate_key);
     }
     // Entries arrive grouped by tenant: remember the last tenant's slot.
     if (!have_last || last->first != head.tenant) last = out.tenants.find(head.tenant);
@@ -77,9 +86,9 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
     if (it == out.tenants.end()) {
       it = out.tenants.emplace(std::string(head.tenant), TenantTally{}).first;
       if (!model::is_valid_tenant_id(head.tenant)) {
-        findings.push_back({model::Severity::warning, where,
-                            "tenant '" + util::printable(std::string(head.tenant)) +
-                                "' is not a valid tenant id: restored and charged, but no request can reach it"});
+        finding(model::Severity::warning,
+                "tenant '" + util::printable(std::string(head.tenant)) +
+                    "' is not a valid tenant id: restored and charged, but no request can reach it");
       }
     }
     last = it;

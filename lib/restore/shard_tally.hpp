@@ -21,6 +21,10 @@ struct ShardTally {
   std::uint64_t objects = 0;
 };
 
+// Rule ids of the findings of finish() that name one (model::Finding::rule).
+inline constexpr const char* k_rule_duplicate_key = "duplicate-key";
+inline constexpr const char* k_rule_unsorted_entries = "unsorted-entries";
+
 // Collects entries of one shard (a ShardVisitor) and reduces them with `finish`.
 // Lifetime: the entries keep views of tenant ids and keys into the decompressed shard buffer, so
 // that buffer must stay alive and unchanged from the first on_entry until finish() returns.
@@ -29,7 +33,8 @@ class ShardTallyBuilder final : public format::ShardVisitor {
   void reset() { m_entries.clear(); }
   void on_entry(const format::ShardEntry& entry) override;
   // Resolves duplicates, applies the restore filter at `restore_time_ms`, fills `out`.
-  // Findings: duplicates, unsorted entries, invalid tenant ids.
+  // Findings, each with location "shard N" and the shard as a field: duplicates
+  // (k_rule_duplicate_key), unsorted entries (k_rule_unsorted_entries), invalid tenant ids.
   void finish(std::uint32_t shard_index, std::uint64_t restore_time_ms, ShardTally& out, model::Findings& findings);
 
  private:

@@ -49,6 +49,13 @@ bool has(const model::Findings& findings, model::Severity severity, const std::s
   return false;
 }
 
+// The finding whose message starts with `prefix` (the first), or nullptr.
+const model::Finding* starting_with(const model::Findings& findings, const std::string& prefix) {
+  for (const auto& f : findings)
+    if (f.message.rfind(prefix, 0) == 0) return &f;
+  return nullptr;
+}
+
 int count(const model::Findings& findings, const std::string& needle) {
   int n = 0;
   for (const auto& f : findings) n += f.message.find(needle) != std::string::npos ? 1 : 0;
@@ -157,6 +164,11 @@ TEST(ShardDecoder, LegacyTwoElementEntriesMeanDefaultTenant) {
   EXPECT_EQ(count(r.findings, "legacy 2-element entry (default tenant)"), 1);
   EXPECT_TRUE(has(r.findings, model::Severity::info, "shard 7 entry 0", "legacy 2-element entry (default tenant)"));
   EXPECT_TRUE(has(r.findings, model::Severity::info, "shard 7 entry 1", "ObjectMetadata layout v1"));
+  const model::Finding* legacy = starting_with(r.findings, "legacy 2-element entry");
+  ASSERT_NE(legacy, nullptr);
+  EXPECT_EQ(legacy->rule, k_rule_legacy_entry);
+  EXPECT_EQ(legacy->shard, 7u);
+  EXPECT_EQ(legacy->entry, 0u);
 }
 
 TEST(ShardDecoder, EntryThatIsNotATwoOrThreeArrayRejects) {
@@ -259,6 +271,8 @@ TEST(ShardDecoder, TrailingBytesAreIgnoredWithAWarning) {
   EXPECT_EQ(r.findings[0].severity, model::Severity::warning);
   EXPECT_EQ(r.findings[0].location, "shard 11");
   EXPECT_EQ(r.findings[0].message, "3 trailing bytes after the shard map ignored");
+  EXPECT_EQ(r.findings[0].shard, 11u);  // a shard finding: the shard as a field, no entry
+  EXPECT_FALSE(r.findings[0].entry.has_value());
 }
 
 TEST(ShardDecoder, NofReplicaAndAmbiguousSkipFindings) {
@@ -308,6 +322,18 @@ TEST(ShardDecoder, NofReplicaAndAmbiguousSkipFindings) {
   EXPECT_TRUE(has(r.findings, model::Severity::warning, "shard 6 entry 1",
                   "skipped (client id 'bad' is not a UUID) although a later value would make the master reject "
                   "the snapshot; the order of these checks is not verified against a Mooncake build"));
+  // The same in fields: every finding names shard 6 and its entry; the rules are fields too.
+  for (const auto& f : r.findings) {
+    EXPECT_EQ(f.shard, 6u) << f.message;
+    EXPECT_EQ(f.entry, f.location == "shard 6 entry 0" ? 0u : 1u) << f.message;
+  }
+  const model::Finding* nof = starting_with(r.findings, "unsupported snapshot: NOF_SSD replica");
+  const model::Finding* skipped = starting_with(r.findings, "object skipped (tenant 't', key 'amb')");
+  const model::Finding* ambiguous = starting_with(r.findings, "skipped (client id 'bad'");
+  ASSERT_TRUE(nof != nullptr && skipped != nullptr && ambiguous != nullptr);
+  EXPECT_EQ(nof->rule, k_rule_nof_replica);
+  EXPECT_EQ(skipped->rule, k_rule_skipped_object);
+  EXPECT_EQ(ambiguous->rule, "");
 }
 
 TEST(ShardDecoder, EmptyMetadataArray) {

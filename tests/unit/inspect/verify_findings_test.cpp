@@ -28,10 +28,11 @@ TEST(FindingCollector, CapsEachRuleButCountsAll) {
   EXPECT_EQ(c.count(model::Severity::error), 11u);
 }
 
-TEST(FindingCollector, FileLevelFindingsComeFirstAndShardLocationsParse) {
+TEST(FindingCollector, FileLevelFindingsComeFirstAndShardFindingsSortByShard) {
   FindingCollector c;
   c.add(object_finding("x", 3, 0));
-  c.add_model_finding({model::Severity::warning, "shard 2", "w"}, "decoder-warning");
+  c.add_model_finding({.severity = model::Severity::warning, .location = "shard 2", .message = "w", .shard = 2},
+                      "decoder-warning");
   c.add_model_finding({model::Severity::info, "segments", "i"}, "decoder-info");
   const auto listed = c.sorted();
   ASSERT_EQ(listed.size(), 3u);
@@ -39,6 +40,51 @@ TEST(FindingCollector, FileLevelFindingsComeFirstAndShardLocationsParse) {
   EXPECT_EQ(listed[0].location, "segments");
   EXPECT_EQ(*listed[1].shard, 2u);
   EXPECT_EQ(*listed[2].shard, 3u);
+}
+
+// Model findings are placed and named by their fields; their text is never parsed.
+TEST(FindingCollector, ModelFindingsAreGroupedByTheirFieldsNotTheirText) {
+  FindingCollector c;
+  // Location and message both say "shard 7"; the field says shard 2.
+  c.add_model_finding({.severity = model::Severity::error,
+                       .location = "shard 7",
+                       .message = "duplicate entry for tenant 't' key 'shard 7'",
+                       .rule = "duplicate-key",
+                       .shard = 2},
+                      "decoder-error");
+  // Text that looks like a shard location, but no shard field: stays a file-level location.
+  c.add_model_finding({model::Severity::warning, "shard 5", "object skipped (NOF, legacy, not sorted)"},
+                      "decoder-warning");
+  c.add(object_finding("x", 3, 0));
+  const auto listed = c.sorted();
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_FALSE(listed[0].shard.has_value());
+  EXPECT_EQ(listed[0].location, "shard 5");
+  EXPECT_EQ(listed[0].rule, "decoder-warning");  // the fallback: the message's words name no rule
+  ASSERT_TRUE(listed[1].shard.has_value());
+  EXPECT_EQ(*listed[1].shard, 2u);
+  EXPECT_EQ(listed[1].rule, "duplicate-key");
+  EXPECT_EQ(listed[1].location, "");
+  EXPECT_EQ(*listed[2].shard, 3u);
+  EXPECT_EQ(c.counts().at("duplicate-key").count, 1u);
+  EXPECT_EQ(c.counts().count("decoder-error"), 0u);
+}
+
+// An entry-level model finding keeps its location text (as "shard N entry I" always printed).
+TEST(FindingCollector, EntryLevelModelFindingsKeepTheirLocation) {
+  FindingCollector c;
+  c.add_model_finding({.severity = model::Severity::info,
+                       .location = "shard 4 entry 9",
+                       .message = "legacy 2-element entry",
+                       .rule = "legacy-entry",
+                       .shard = 4,
+                       .entry = 9},
+                      "decoder-info");
+  const auto listed = c.sorted();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_FALSE(listed[0].shard.has_value());
+  EXPECT_EQ(listed[0].location, "shard 4 entry 9");
+  EXPECT_EQ(listed[0].rule, "legacy-entry");
 }
 
 TEST(FindingCollector, MergeKeepsTheSameFindingsAsOneCollector) {

@@ -62,6 +62,15 @@ TEST(ShardTally, UnsortedEntriesAreReportedAndDuplicatesStillFound) {
                   make_object("b", "k", 99, {memory_replica(3, "3-4", 99)}, k_now + 1)});
   EXPECT_TRUE(test::has_finding(t.findings, "entries are not sorted by (tenant, key)"));
   EXPECT_TRUE(test::has_finding(t.findings, "duplicate entry for tenant 'b' key 'k' (2 entries"));
+  // Both in fields: the rule and the shard (4), no entry (they are about the shard).
+  std::vector<std::string> rules;
+  for (const auto& f : t.findings) {
+    rules.push_back(f.rule);
+    EXPECT_EQ(f.location, "shard 4");
+    EXPECT_EQ(f.shard, 4u);
+    EXPECT_FALSE(f.entry.has_value());
+  }
+  EXPECT_EQ(rules, (std::vector<std::string>{k_rule_unsorted_entries, k_rule_duplicate_key}));
   // File order decides "first": the b/k entry with size 10 keeps its replicas, the later lease wins.
   EXPECT_TRUE(t.tally.tenants.at("b").charged_bytes == 10);
   EXPECT_EQ(t.tally.objects, 2u);

@@ -1,0 +1,79 @@
+// oplog-inspect's audit reads findings by their fields: the leniency rule decides `ok`, whatever a
+// message says; entry findings carry the entry's index in its batch.
+#include "inspect/oplog_inspect.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "format/oplog_batch.hpp"
+#include "source/oplog_keys.hpp"
+
+namespace moonquota::inspect {
+namespace {
+
+const std::string k_root = "/oplog/t/";
+const std::string k_canonical_prefix = "{\"batch_id\":1,\"last_seq\":2,\"schema_version\":1}";
+
+source::OpLogKeySet key_set(const std::string& prefix_text) {
+  source::OpLogKeySet set;
+  set.origin = "test";
+  set.root = k_root;
+  std::vector<format::OpLogEntry> entries(2);
+  entries[0].op_type = format::op_type::remove;
+  entries[0].tenant_id = "default";
+  entries[0].key = "a";
+  entries[1].op_type = format::op_type::put_revoke;
+  entries[1].tenant_id = "default";
+  entries[1].key = "b";
+  set.kvs.push_back({k_root + "batches/" + source::d20(1), format::encode_batch_record(1, 1, entries)});
+  set.kvs.push_back({k_root + "durable_prefix", prefix_text});
+  std::sort(set.kvs.begin(), set.kvs.end(), [](auto& a, auto& b) { return a.key < b.key; });
+  return set;
+}
+
+const model::Finding* find_rule(const OpLogAudit& audit, const std::string& rule) {
+  for (const auto& f : audit.findings) {
+    if (f.rule == rule) return &f;
+  }
+  return nullptr;
+}
+
+TEST(OpLogAudit, CanonicalLogIsOk) {
+  const OpLogAudit audit = audit_oplog(key_set(k_canonical_prefix));
+  EXPECT_TRUE(audit.ok);
+  EXPECT_EQ(find_rule(audit, format::k_rule_jsoncpp_leniency), nullptr);
+}
+
+TEST(OpLogAudit, LeniencyFindingCarriesItsRuleAndFailsTheAudit) {
+  const OpLogAudit audit = audit_oplog(key_set("/* comment */" + k_canonical_prefix));
+  const model::Finding* f = find_rule(audit, format::k_rule_jsoncpp_leniency);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->location, "durable_prefix");
+  EXPECT_EQ(f->severity, model::Severity::warning);
+  EXPECT_FALSE(audit.ok);
+}
+
+TEST(OpLogAudit, MessageThatReadsLikeLeniencyWithoutTheRuleDoesNotFailTheAudit) {
+  source::OpLogKeySet keys = key_set(k_canonical_prefix);
+  keys.findings.push_back(
+      {model::Severity::warning, "export line 3", "accepted only through jsoncpp leniency (a message, not the rule)"});
+  const OpLogAudit audit = audit_oplog(keys);
+  EXPECT_TRUE(audit.ok);
+}
+
+TEST(OpLogAudit, EntryFindingsCarryTheEntryIndexInTheirBatch) {
+  const OpLogAudit audit = audit_oplog(key_set(k_canonical_prefix));
+  const model::Finding* revoke = nullptr;
+  for (const auto& f : audit.findings) {
+    if (f.message.rfind("PUT_REVOKE entry", 0) == 0) revoke = &f;
+  }
+  ASSERT_NE(revoke, nullptr);
+  EXPECT_EQ(revoke->location, k_root + "batches/" + source::d20(1) + " sequence 2");
+  ASSERT_TRUE(revoke->entry.has_value());
+  EXPECT_EQ(*revoke->entry, 1u);
+  EXPECT_FALSE(revoke->shard.has_value());
+}
+
+}  // namespace
+}  // namespace moonquota::inspect
