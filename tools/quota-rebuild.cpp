@@ -2,7 +2,6 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
-#include <sstream>
 
 #include "quota/rebuild.hpp"
 #include "report/rebuild_report.hpp"
@@ -30,13 +29,12 @@ int main(int argc, char** argv) {
 
   auto result = mq::quota::run_rebuild(request);
   if (!result.ok()) return mq::tools::fail("quota-rebuild", result.status());
-  std::ostringstream text;
-  if (common.format == "json") {
-    text << mq::report::rebuild_report_json_text(*result);
-  } else {
-    mq::report::render_rebuild_text(*result, text);
-  }
-  if (auto s = mq::tools::emit_report(common, text.str()); !s.ok()) return mq::tools::fail("quota-rebuild", s);
+  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  auto written = mq::tools::emit_report(common, [&](std::ostream& out) {
+    mq::report::render_rebuild(*result, format, out);
+    return mq::util::Status{};
+  });
+  if (!written.ok()) return mq::tools::fail("quota-rebuild", written);
   if (result->starts_empty()) {
     spdlog::warn("the master would start with EMPTY metadata: {}",
                  result->promote ? "promotion restore validation fails: " + result->promote->validation.failure

@@ -10,11 +10,8 @@
 #include "history/trend.hpp"
 #include "reconcile/reconcile_run.hpp"
 #include "report/reconcile_history.hpp"
-#include "report/reconcile_html.hpp"
-#include "report/reconcile_json.hpp"
-#include "report/reconcile_markdown.hpp"
 #include "report/reconcile_prom.hpp"
-#include "report/reconcile_text.hpp"
+#include "report/reconcile_report.hpp"
 #include "rebuild_flags.hpp"
 #include "tool_common.hpp"
 
@@ -74,11 +71,12 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
   auto runs = (*store)->runs(since_ms);
   if (!runs.ok()) return tools::fail(k_tool, runs.status());
   auto trends = mq::history::analyse_trends(*runs, h.persistence_runs);
-  std::ostringstream text;
-  if (common.format == "json") mq::report::render_history_json(trends, tenant, text);
-  else if (common.format == "html") mq::report::render_history_html(trends, tenant, text);
-  else mq::report::render_history_text(trends, tenant, text);
-  if (auto s = tools::emit_report(common, text.str()); !s.ok()) return tools::fail(k_tool, s);
+  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  auto written = tools::emit_report(common, [&](std::ostream& out) {
+    mq::report::render_history(trends, tenant, format, out);
+    return mq::util::Status{};
+  });
+  if (!written.ok()) return tools::fail(k_tool, written);
   return tools::k_exit_ok;
 }
 
@@ -146,21 +144,16 @@ int run(int argc, char** argv) {
   }
   const auto* trend_table = trends ? &*trends : nullptr;
   const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
-  std::ostringstream text;
-  if (common.format == "json") {
-    text << mq::report::reconcile_report_json_text(report, trend_table);
-  } else if (common.format == "markdown") {
-    mq::report::render_reconcile_markdown(report, trend_table, text);
-  } else if (common.format == "prom") {
-    mq::report::render_reconcile_prom(report, trend_table, run_at_ms, rc, text);
-  } else if (common.format == "html") {
-    mq::report::render_reconcile_html(report, trend_table, text);
-  } else {
-    mq::report::TextOptions options;
-    options.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
-    mq::report::render_reconcile_text(report, trend_table, options, text);
-  }
-  if (auto s = tools::emit_report(common, text.str()); !s.ok()) return tools::fail(k_tool, s);
+  mq::report::ReconcileRenderOptions options;
+  options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
+  options.run_at_ms = run_at_ms;
+  options.exit_code = rc;
+  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  auto written = tools::emit_report(common, [&](std::ostream& out) {
+    mq::report::render_reconcile(report, trend_table, format, options, out);
+    return mq::util::Status{};
+  });
+  if (!written.ok()) return tools::fail(k_tool, written);
   if (report.drift()) spdlog::warn("{} of {} tenants drift", report.counts.drift, report.counts.tenants);
   return rc;
 }

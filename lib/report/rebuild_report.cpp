@@ -217,4 +217,12 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   }
 }
 
+void render_rebuild(const quota::RebuildResult& result, OutputFormat format, std::ostream& out) {
+  if (format == OutputFormat::json || format == OutputFormat::ndjson) {
+    out << rebuild_report_json_text(result);
+  } else {
+    render_rebuild_text(result, out);
+  }
+}
+
 }  // namespace moonquota::report

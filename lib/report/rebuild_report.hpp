@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "quota/rebuild.hpp"
+#include "report/output_format.hpp"
 
 namespace moonquota::report {
 
@@ -15,5 +16,8 @@ void render_rebuild_text(const quota::RebuildResult& result, std::ostream& out);
 
 // The JSON text as written by --format json (2-space indent, trailing newline).
 [[nodiscard]] std::string rebuild_report_json_text(const quota::RebuildResult& result);
+
+// The report in `format`: json (and ndjson) as above, text otherwise.
+void render_rebuild(const quota::RebuildResult& result, OutputFormat format, std::ostream& out);
 
 }  // namespace moonquota::report

@@ -138,4 +138,14 @@ void render_history_html(const history::TrendTable& trends, const std::optional<
   out << "</tbody></table>\n</body></html>\n";
 }
 
+void render_history(const history::TrendTable& trends, const std::optional<std::string>& tenant, OutputFormat format,
+                    std::ostream& out) {
+  switch (format) {
+    case OutputFormat::json:
+    case OutputFormat::ndjson: return render_history_json(trends, tenant, out);
+    case OutputFormat::html: return render_history_html(trends, tenant, out);
+    default: return render_history_text(trends, tenant, out);
+  }
+}
+
 }  // namespace moonquota::report

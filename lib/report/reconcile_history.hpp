@@ -7,6 +7,7 @@
 #include <string>
 
 #include "history/trend.hpp"
+#include "report/output_format.hpp"
 
 namespace moonquota::report {
 
@@ -14,5 +15,9 @@ namespace moonquota::report {
 void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
 void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
 void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
+
+// The trend in `format`: json, html, or text for any other.
+void render_history(const history::TrendTable& trends, const std::optional<std::string>& tenant, OutputFormat format,
+                    std::ostream& out);
 
 }  // namespace moonquota::report
