@@ -86,9 +86,7 @@ PhaseResult run_naive(const std::string& metadata_path, unsigned threads) {
         per_worker[worker][tenant] += naive_charge(entry.via.array.ptr[entry.via.array.size - 1]);
         ++objects[worker];
       }
-    } catch (const std::exception& e) {
-      return util::Status::corruption(e.what());
-    }
+    } catch (const std::exception& e) { return util::Status::corruption(e.what()); }
     return {};
   };
   PhaseResult result = scan(metadata_path, threads, handler, PhaseResult{}, t0);

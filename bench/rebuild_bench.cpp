@@ -25,8 +25,11 @@ using nlohmann::json;
 namespace {
 
 json to_json(const mq::bench::PhaseResult& r) {
-  return {{"seconds", r.seconds}, {"objects", r.objects}, {"decompressed_bytes", r.decompressed_bytes},
-          {"charged_bytes", r.charged_bytes}, {"error", r.error}};
+  return {{"seconds", r.seconds},
+          {"objects", r.objects},
+          {"decompressed_bytes", r.decompressed_bytes},
+          {"charged_bytes", r.charged_bytes},
+          {"error", r.error}};
 }
 
 // Child mode: run one phase and print its result as JSON.
@@ -132,8 +135,8 @@ int main(int argc, char** argv) {
   };
   // The floor and the naive decode on one core (how the targets are stated) and on all cores;
   // ours on all cores (the tool's default) and on one.
-  const std::vector<PhaseSpec> specs = {{"floor", 1}, {"floor", threads}, {"naive", 1}, {"naive", threads},
-                                        {"ours", 1}, {"ours", threads}};
+  const std::vector<PhaseSpec> specs = {{"floor", 1},       {"floor", threads}, {"naive", 1},
+                                        {"naive", threads}, {"ours", 1},        {"ours", threads}};
   for (const auto& spec : specs) {
     std::cerr << "phase " << spec.name << " (" << spec.threads << " threads) ...\n";
     Measured m = spawn_phase(spec.name, store, spec.threads);

@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
   mq::tools::add_common_flags(app, common, {"text", "json"});
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
-  if (!oplog.given()) return mq::tools::fail("oplog-inspect", Status::invalid_argument("one of --oplog-etcd or --oplog-file is required"));
+  if (!oplog.given())
+    return mq::tools::fail("oplog-inspect",
+                           Status::invalid_argument("one of --oplog-etcd or --oplog-file is required"));
   if (from->count() > 0) filter.from_batch = from_batch;
   if (to->count() > 0) filter.to_batch = to_batch;
   if (tenant_opt->count() > 0) filter.tenant = tenant;
@@ -56,9 +58,8 @@ int main(int argc, char** argv) {
       return {};
     }
     if (command == "dump") {
-      return mq::inspect::dump_oplog(*keys, filter, [&](const mq::inspect::DumpedEntry& e) {
-        mq::report::render_oplog_dump_entry(e, out);
-      });
+      return mq::inspect::dump_oplog(
+          *keys, filter, [&](const mq::inspect::DumpedEntry& e) { mq::report::render_oplog_dump_entry(e, out); });
     }
     MQ_ASSIGN_OR_RETURN(std::string lines, mq::source::format_oplog_export(keys->kvs));
     out << lines;

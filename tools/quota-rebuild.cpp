@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "quota/rebuild.hpp"
-#include "report/rebuild_report.hpp"
 #include "rebuild_flags.hpp"
+#include "report/rebuild_report.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;
@@ -13,8 +13,9 @@ using mq::tools::k_exit_found;
 using mq::tools::k_exit_ok;
 
 int main(int argc, char** argv) {
-  CLI::App app{"Predict the tenant quota account table a Mooncake master serves after restoring a snapshot store "
-               "or after a hot-standby promotion (snapshot + OpLog tail)"};
+  CLI::App app{
+      "Predict the tenant quota account table a Mooncake master serves after restoring a snapshot store "
+      "or after a hot-standby promotion (snapshot + OpLog tail)"};
   app.name("quota-rebuild");
   mq::tools::CommonFlags common;
   mq::tools::RebuildFlags flags;

@@ -8,11 +8,11 @@
 
 #include "history/history_store.hpp"
 #include "history/trend.hpp"
+#include "rebuild_flags.hpp"
 #include "reconcile/reconcile_run.hpp"
 #include "report/reconcile_history.hpp"
 #include "report/reconcile_prom.hpp"
 #include "report/reconcile_report.hpp"
-#include "rebuild_flags.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;
@@ -23,9 +23,9 @@ namespace {
 constexpr const char* k_tool = "quota-reconcile";
 
 std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 // The metadata flags, exactly quota-rebuild's (same names, defaults and checks), filling a
@@ -38,8 +38,10 @@ void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
   auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
   master->excludes(json)->excludes(metrics);
   app.add_flag("!--no-metrics", live.use_metrics, "Do not fetch /metrics (list only)");
-  app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")->check(CLI::Range(1u, 1000u));
-  app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")->check(CLI::Range(0u, 3600000u));
+  app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")
+      ->check(CLI::Range(1u, 1000u));
+  app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")
+      ->check(CLI::Range(0u, 3600000u));
   app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (default 2000)")
       ->check(CLI::Range(1u, 600000u));
   app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (default 5000)")
@@ -138,7 +140,7 @@ int run(int argc, char** argv) {
   const std::uint64_t run_at_ms = report.live.first_sample_ms.value_or(now_ms());
   if (!history.db.empty()) {
     auto analysed = mq::history::record_and_analyse(history.db, mq::history::make_run_record(report, run_at_ms),
-                                                     history.persistence_runs);
+                                                    history.persistence_runs);
     if (!analysed.ok()) return report_failure(common, analysed.status());
     trends = std::move(*analysed);
   }

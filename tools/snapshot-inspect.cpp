@@ -30,9 +30,9 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_printer(const Flags& 
   if (flags.common.verbosity < 0 || ::isatty(STDERR_FILENO) == 0) return nullptr;
   auto last = std::make_shared<std::atomic<std::int64_t>>(0);
   return [last](std::uint64_t shards, std::uint64_t objects) {
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::steady_clock::now().time_since_epoch())
-                         .count();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     std::int64_t prev = last->load();
     if (now - prev < 250 || !last->compare_exchange_strong(prev, now)) return;
     std::fprintf(stderr, "\r%s: %llu shards, %llu objects ", k_tool, static_cast<unsigned long long>(shards),
@@ -53,7 +53,8 @@ mq::report::OutputFormat output_format(const Flags& flags) {
 void add_source_flags(CLI::App& app, Flags& f) {
   app.add_option("--store", f.request.selection.store_dir, "Snapshot object-store base directory");
   app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", f.request.selection.snapshot, "Snapshot id or 'latest' (default: the master's first candidate)");
+  app.add_option("--snapshot", f.request.selection.snapshot,
+                 "Snapshot id or 'latest' (default: the master's first candidate)");
   app.add_option("--snapshot-dir", f.request.selection.snapshot_dir, "One snapshot directory instead of a store");
   app.add_option("--catalog", f.request.selection.catalog, "Snapshot catalog: embedded (default) | redis")
       ->check(CLI::IsMember({"embedded", "redis"}));
@@ -79,19 +80,23 @@ int main(int argc, char** argv) {
   auto* objects = app.add_subcommand("objects", "List objects (NDJSON for piping)");
   objects->add_option("--tenant", f.request.filter.tenant, "Only this tenant");
   objects->add_option("--key-prefix", f.request.filter.key_prefix, "Only keys starting with this");
-  objects->add_option("--replica-type", f.request.filter.replica_type, "Some replica of this type (MEMORY, DISK, LOCAL_DISK, DFS, N)");
-  objects->add_option("--status", f.request.filter.status, "Some replica with this status (COMPLETE, PROCESSING, ..., N)");
+  objects->add_option("--replica-type", f.request.filter.replica_type,
+                      "Some replica of this type (MEMORY, DISK, LOCAL_DISK, DFS, N)");
+  objects->add_option("--status", f.request.filter.status,
+                      "Some replica with this status (COMPLETE, PROCESSING, ..., N)");
   objects->add_option("--min-size", f.request.filter.min_size, "Only objects of at least this size");
   objects->add_option("--group", f.request.filter.group, "Only this group id (\"\" = ungrouped)");
   objects->add_option("--limit", f.request.limit, "Stop after N objects (default: all)");
   auto* top = app.add_subcommand("top", "The N largest objects or tenants (bounded memory)");
-  top->add_option("what", f.request.top_what, "objects (default) | tenants")->check(CLI::IsMember({"objects", "tenants"}));
+  top->add_option("what", f.request.top_what, "objects (default) | tenants")
+      ->check(CLI::IsMember({"objects", "tenants"}));
   top->add_option("--by", f.request.top_by, "size (default) | charge")->check(CLI::IsMember({"size", "charge"}));
   top->add_option("-n", f.request.top_n, "How many (default 10)");
   app.add_subcommand("segments", "Mounted segments: capacity, status, client, allocator totals");
   app.add_subcommand("tasks", "Tasks of the task manager");
   auto* verify = app.add_subcommand("verify", "Every master rule plus deeper consistency checks; exit 1 on errors");
-  verify->add_option("--max-findings", f.request.max_findings, "Findings listed per rule (default 1000; counts are complete)");
+  verify->add_option("--max-findings", f.request.max_findings,
+                     "Findings listed per rule (default 1000; counts are complete)");
   verify->add_option("--temp-dir", f.request.temp_dir,
                      "Directory for the unlinked file of spilled replica ids (default $TMPDIR, else /tmp)");
   auto* diff = app.add_subcommand("diff", "Compare two snapshots shard by shard; exit 1 when they differ");

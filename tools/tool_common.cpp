@@ -33,10 +33,11 @@ int fail(const std::string& tool, const util::Status& status) {
 }
 
 void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::string>& formats) {
-  app.add_flag_function("-v,--verbose", [&flags](std::int64_t n) { flags.verbosity += static_cast<int>(n); },
-                        "More log output on stderr (repeatable)");
-  app.add_flag_function("-q,--quiet", [&flags](std::int64_t n) { flags.verbosity -= static_cast<int>(n); },
-                        "Less log output on stderr");
+  app.add_flag_function(
+      "-v,--verbose", [&flags](std::int64_t n) { flags.verbosity += static_cast<int>(n); },
+      "More log output on stderr (repeatable)");
+  app.add_flag_function(
+      "-q,--quiet", [&flags](std::int64_t n) { flags.verbosity -= static_cast<int>(n); }, "Less log output on stderr");
   app.add_option("--format", flags.format, "Report format")->check(CLI::IsMember(formats));
   app.add_option("--output", flags.output, "Write the report to FILE atomically instead of stdout");
   app.add_option("--threads", flags.threads, "Worker threads (default: all cores)")->check(CLI::Range(0u, 256u));

@@ -5,9 +5,7 @@
 
 namespace moonquota::forge {
 
-util::Status JsonAt::error(const std::string& what) const {
-  return util::Status::corruption(m_path + ": " + what);
-}
+util::Status JsonAt::error(const std::string& what) const { return util::Status::corruption(m_path + ": " + what); }
 
 std::optional<JsonAt> JsonAt::member(const std::string& key) const {
   if (!m_value->is_object()) return std::nullopt;
@@ -30,8 +28,8 @@ util::Result<std::vector<JsonAt>> JsonAt::array_member(const std::string& key) c
 util::Status JsonAt::expect_object(std::initializer_list<const char*> allowed) const {
   if (!m_value->is_object()) return error("expected an object");
   for (const auto& item : m_value->items()) {
-    const bool known = std::any_of(allowed.begin(), allowed.end(),
-                                   [&](const char* name) { return item.key() == name; });
+    const bool known =
+        std::any_of(allowed.begin(), allowed.end(), [&](const char* name) { return item.key() == name; });
     if (!known) return error("unknown field '" + item.key() + "'");
   }
   return util::Status::ok_status();

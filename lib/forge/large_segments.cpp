@@ -65,8 +65,8 @@ util::Status SegmentChains::spill(const std::string& bytes, SegmentInfo& info) {
   info.spill_length = bytes.size();
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::pwrite(m_spill_fd, bytes.data() + done, bytes.size() - done,
-                               static_cast<off_t>(m_spill_size + done));
+    const ssize_t n =
+        ::pwrite(m_spill_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(m_spill_size + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return util::Status::io_error("cannot write '" + m_spill_path + "': " + std::strerror(errno));
     done += static_cast<std::size_t>(n);
@@ -151,14 +151,16 @@ util::Result<std::uint64_t> SegmentChains::write_segments_payload(const std::str
     MQ_ASSIGN_OR_RETURN(util::Uuid u, format::uuid_sort_key(m_mix.client_uuid(c), "client id"));
     client_keys.push_back(u);
   }
-  std::sort(clients.begin(), clients.end(), [&](std::uint32_t a, std::uint32_t b) { return client_keys[a] < client_keys[b]; });
+  std::sort(clients.begin(), clients.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return client_keys[a] < client_keys[b]; });
   std::string suffix;
   format::MsgpackWriter sw(suffix);
   sw.pack_str("cs");
   sw.pack_map_header(clients.size());
   for (std::uint32_t c : clients) {
     sw.pack_str(m_mix.client_uuid(c));
-    const auto owned = std::count_if(m_segments.begin(), m_segments.end(), [&](const SegmentInfo& s) { return s.client == c; });
+    const auto owned =
+        std::count_if(m_segments.begin(), m_segments.end(), [&](const SegmentInfo& s) { return s.client == c; });
     sw.pack_array_header(static_cast<std::uint64_t>(owned));
     for (const SegmentInfo& s : m_segments) {
       if (s.client == c) sw.pack_str(s.uuid);
@@ -186,8 +188,8 @@ util::Result<std::uint64_t> SegmentChains::write_segments_payload(const std::str
     chunk.resize(s.spill_length);
     std::size_t done = 0;
     while (done < chunk.size()) {
-      const ssize_t n = ::pread(m_spill_fd, chunk.data() + done, chunk.size() - done,
-                                static_cast<off_t>(s.spill_offset + done));
+      const ssize_t n =
+          ::pread(m_spill_fd, chunk.data() + done, chunk.size() - done, static_cast<off_t>(s.spill_offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return util::Status::io_error("cannot read '" + m_spill_path + "'");
       done += static_cast<std::size_t>(n);

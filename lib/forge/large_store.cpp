@@ -33,7 +33,7 @@ using large::ReplicaPlan;
 
 constexpr std::uint32_t k_shards = util::k_metadata_shards;
 constexpr std::uint64_t k_segment_bytes = 4026531840ULL;  // 3.75 GiB: multiplier_bits 0
-constexpr std::size_t k_bucket_buffer = 512;                // indices buffered per shard before a write
+constexpr std::size_t k_bucket_buffer = 512;              // indices buffered per shard before a write
 using ShardCounts = std::array<std::uint64_t, k_shards>;
 
 util::Status pwrite_all(int fd, const void* data, std::size_t bytes, std::uint64_t offset) {
@@ -185,7 +185,8 @@ util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& optio
   if (options.objects == 0 || options.objects > 0xffffffffULL) {
     return util::Status::invalid_argument("--large needs 1 .. 4294967295 objects");
   }
-  if (options.tenants == 0 || options.tenants > 256) return util::Status::invalid_argument("--tenants must be 1 .. 256");
+  if (options.tenants == 0 || options.tenants > 256)
+    return util::Status::invalid_argument("--tenants must be 1 .. 256");
   if (options.clients == 0 || options.clients > 64) return util::Status::invalid_argument("--clients must be 1 .. 64");
   if (!is_valid_snapshot_id(options.snapshot_id)) return util::Status::invalid_argument("invalid snapshot id");
   const unsigned threads = std::max(1U, options.threads);
@@ -202,7 +203,8 @@ util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& optio
   header.id = options.snapshot_id;
   model::SnapshotDescriptor descriptor;
   descriptor.created_at_ms = 1787375520123;  // 2026-08-22T05:12:00.123Z, matches the default id
-  const ObjectMix mix(options.seed, options.tenants, options.clients, static_cast<std::uint64_t>(descriptor.created_at_ms));
+  const ObjectMix mix(options.seed, options.tenants, options.clients,
+                      static_cast<std::uint64_t>(descriptor.created_at_ms));
 
   ShardIndexFile index((dir / ".forge-shard-index.tmp").string());
   MQ_RETURN_IF_ERROR(index.build(mix, options.objects, threads));

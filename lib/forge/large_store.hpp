@@ -26,8 +26,8 @@ namespace moonquota::forge {
 struct LargeStoreOptions {
   std::uint64_t objects = 0;
   std::uint64_t seed = 1;
-  std::uint32_t tenants = 8;   // 1 .. 256
-  std::uint32_t clients = 4;   // clients, each with its own chain of segments
+  std::uint32_t tenants = 8;  // 1 .. 256
+  std::uint32_t clients = 4;  // clients, each with its own chain of segments
   unsigned threads = 1;
   bool force = false;
   std::string cluster_id = "mooncake_cluster";

@@ -35,7 +35,9 @@ int memory_replica_count(ReplicaPlan plan) {
 
 int replica_count(ReplicaPlan plan) {
   switch (plan) {
-    case ReplicaPlan::memory: case ReplicaPlan::disk_only: case ReplicaPlan::local_disk_only: return 1;
+    case ReplicaPlan::memory:
+    case ReplicaPlan::disk_only:
+    case ReplicaPlan::local_disk_only: return 1;
     default: return 2;
   }
 }
@@ -62,8 +64,8 @@ ObjectMix::ObjectMix(std::uint64_t seed, std::uint32_t tenants, std::uint32_t cl
 void ObjectMix::identity(std::uint64_t index, std::uint32_t& tenant, std::string& key) const {
   std::uint64_t state = object_state(m_seed, index);
   const std::uint64_t pick = splitmix64(state) % m_tenant_cumulative.back();
-  tenant = static_cast<std::uint32_t>(
-      std::upper_bound(m_tenant_cumulative.begin(), m_tenant_cumulative.end(), pick) - m_tenant_cumulative.begin());
+  tenant = static_cast<std::uint32_t>(std::upper_bound(m_tenant_cumulative.begin(), m_tenant_cumulative.end(), pick) -
+                                      m_tenant_cumulative.begin());
   const std::uint64_t shape = splitmix64(state);
   char buffer[128];
   const int n = std::snprintf(buffer, sizeof buffer, "%s/model-%u/layer-%02u/kv-head-%02u/block-%010llu",
@@ -91,16 +93,23 @@ PlannedObject ObjectMix::plan(std::uint64_t index) const {
   const std::uint64_t base = std::uint64_t{8192} << (o.tenant % 5);
   o.size = base + (r1 % base);
   const std::uint64_t mix = r2 % 1000;
-  if (mix < 780) o.plan = ReplicaPlan::memory;
-  else if (mix < 880) o.plan = ReplicaPlan::memory_twice;
-  else if (mix < 930) o.plan = ReplicaPlan::memory_and_disk;
-  else if (mix < 970) o.plan = ReplicaPlan::memory_and_local_disk;
-  else if (mix < 985) o.plan = ReplicaPlan::disk_only;
-  else o.plan = ReplicaPlan::local_disk_only;
+  if (mix < 780)
+    o.plan = ReplicaPlan::memory;
+  else if (mix < 880)
+    o.plan = ReplicaPlan::memory_twice;
+  else if (mix < 930)
+    o.plan = ReplicaPlan::memory_and_disk;
+  else if (mix < 970)
+    o.plan = ReplicaPlan::memory_and_local_disk;
+  else if (mix < 985)
+    o.plan = ReplicaPlan::disk_only;
+  else
+    o.plan = ReplicaPlan::local_disk_only;
   const std::uint32_t clients = this->clients();
   o.writer_client = static_cast<std::uint32_t>((r1 >> 32) % clients);
-  o.other_client = clients > 1 ? (o.writer_client + 1 + static_cast<std::uint32_t>((r2 >> 32) % (clients - 1))) % clients
-                               : o.writer_client;
+  o.other_client = clients > 1
+                       ? (o.writer_client + 1 + static_cast<std::uint32_t>((r2 >> 32) % (clients - 1))) % clients
+                       : o.writer_client;
   const std::uint64_t fate = (r2 >> 16) % 1000;
   o.processing = fate < 2;
   o.put_start_time_ms = m_created_at_ms - 1 - ((r1 >> 8) % 86400000ULL);

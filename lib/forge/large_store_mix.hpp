@@ -9,7 +9,14 @@
 
 namespace moonquota::forge::large {
 
-enum class ReplicaPlan : std::uint8_t { memory, memory_twice, memory_and_disk, memory_and_local_disk, disk_only, local_disk_only };
+enum class ReplicaPlan : std::uint8_t {
+  memory,
+  memory_twice,
+  memory_and_disk,
+  memory_and_local_disk,
+  disk_only,
+  local_disk_only
+};
 
 struct PlannedObject {
   std::uint64_t index = 0;
@@ -56,8 +63,8 @@ class ObjectMix {
   std::uint64_t m_seed;
   std::uint64_t m_created_at_ms;
   std::vector<std::string> m_tenant_names;
-  std::vector<std::uint64_t> m_tenant_hash;         // std::hash(tenant name), for shard indices
-  std::vector<std::uint64_t> m_tenant_cumulative;   // skewed weights, cumulative
+  std::vector<std::uint64_t> m_tenant_hash;        // std::hash(tenant name), for shard indices
+  std::vector<std::uint64_t> m_tenant_cumulative;  // skewed weights, cumulative
   std::vector<std::string> m_client_uuids;
 };
 

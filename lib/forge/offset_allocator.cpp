@@ -53,8 +53,7 @@ std::uint64_t bin_size(std::uint32_t bin) {
 AllocatorParameters allocator_parameters(std::uint64_t segment_bytes) {
   AllocatorParameters p;
   p.init_capacity = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(segment_bytes / 4096, 1024, 65536));
-  p.max_capacity =
-      static_cast<std::uint32_t>(std::clamp<std::uint64_t>(segment_bytes / 1024, 1048576, 67108864));
+  p.max_capacity = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(segment_bytes / 1024, 1048576, 67108864));
   while ((segment_bytes >> p.multiplier_bits) > k_max_units) ++p.multiplier_bits;
   return p;
 }
@@ -130,8 +129,8 @@ void OffsetAllocatorSimulation::remove_node_from_bin(std::uint32_t node_index) {
 util::Result<Allocation> OffsetAllocatorSimulation::allocate(std::uint64_t requested_bytes) {
   if (requested_bytes == 0) return util::Status::invalid_argument("allocation of 0 bytes");
   const std::uint64_t unit = std::uint64_t{1} << m_params.multiplier_bits;
-  const std::uint64_t units = (requested_bytes >> m_params.multiplier_bits) +
-                              ((requested_bytes & (unit - 1)) != 0 ? 1 : 0);
+  const std::uint64_t units =
+      (requested_bytes >> m_params.multiplier_bits) + ((requested_bytes & (unit - 1)) != 0 ? 1 : 0);
   const auto no_space = [&](const char* why) {
     return util::Status::invalid_argument("cannot allocate " + std::to_string(requested_bytes) +
                                           " bytes in a segment of " + std::to_string(m_capacity_bytes) +
@@ -242,8 +241,8 @@ model::OffsetAllocatorState OffsetAllocatorSimulation::export_state() const {
   core.nodes.reserve(m_nodes.size() * k_node_record_bytes);
   for (const Node& n : m_nodes) {
     core.nodes.push_back(static_cast<char>(n.used ? 1 : 0));
-    for (std::uint32_t v : {n.data_offset, n.data_size, n.bin_list_prev, n.bin_list_next, n.neighbor_prev,
-                            n.neighbor_next}) {
+    for (std::uint32_t v :
+         {n.data_offset, n.data_size, n.bin_list_prev, n.bin_list_next, n.neighbor_prev, n.neighbor_next}) {
       put_u32_le(core.nodes, v);
     }
   }

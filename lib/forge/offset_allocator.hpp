@@ -24,9 +24,9 @@ namespace moonquota::forge {
 
 // How the master parametrises the allocator of a segment of `segment_bytes` bytes.
 struct AllocatorParameters {
-  std::uint32_t init_capacity = 0;   // clamp(S / 4096, 1024, 65536)
-  std::uint32_t max_capacity = 0;    // clamp(S / 1024, 1048576, 67108864)
-  std::uint64_t multiplier_bits = 0; // smallest b with (S >> b) <= 4026531840
+  std::uint32_t init_capacity = 0;    // clamp(S / 4096, 1024, 65536)
+  std::uint32_t max_capacity = 0;     // clamp(S / 1024, 1048576, 67108864)
+  std::uint64_t multiplier_bits = 0;  // smallest b with (S >> b) <= 4026531840
 };
 [[nodiscard]] AllocatorParameters allocator_parameters(std::uint64_t segment_bytes);
 
@@ -37,18 +37,17 @@ struct AllocatorParameters {
 
 // One allocation, as a MEMORY replica's offset_handle records it.
 struct Allocation {
-  std::uint32_t offset = 0;          // allocator units from the segment base
-  std::uint32_t node_index = 0;      // the used node backing it
-  std::uint64_t address = 0;         // base + (offset << multiplier_bits) = real_base
-  std::uint64_t requested_bytes = 0; // the caller's size, not rounded
+  std::uint32_t offset = 0;           // allocator units from the segment base
+  std::uint32_t node_index = 0;       // the used node backing it
+  std::uint64_t address = 0;          // base + (offset << multiplier_bits) = real_base
+  std::uint64_t requested_bytes = 0;  // the caller's size, not rounded
 };
 
 class OffsetAllocatorSimulation {
  public:
   // A fresh allocator for a segment at `base` of `segment_bytes` bytes. Fails for a size of 0 or
   // one whose unit count does not fit in u32.
-  [[nodiscard]] static util::Result<OffsetAllocatorSimulation> create(std::uint64_t base,
-                                                                      std::uint64_t segment_bytes);
+  [[nodiscard]] static util::Result<OffsetAllocatorSimulation> create(std::uint64_t base, std::uint64_t segment_bytes);
 
   // Allocates `requested_bytes` (> 0). Fails with invalid_argument when no free node is large
   // enough or the node table cannot grow: the caller's scenario does not fit the segment.

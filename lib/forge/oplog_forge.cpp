@@ -15,16 +15,17 @@ namespace {
 using util::Status;
 
 util::Result<format::PayloadForm> form_of(const JsonAt& at, format::PayloadForm fallback) {
-  MQ_ASSIGN_OR_RETURN(std::string name, at.get_string("payload_form", std::string(format::payload_form_name(fallback))));
+  MQ_ASSIGN_OR_RETURN(std::string name,
+                      at.get_string("payload_form", std::string(format::payload_form_name(fallback))));
   if (name == "compact") return format::PayloadForm::compact;
   if (name == "type_literal" || name == "type-literal") return format::PayloadForm::type_literal;
   return at.error("payload_form must be compact or type_literal");
 }
 
 util::Result<format::PayloadReplica> parse_replica(const JsonAt& at) {
-  MQ_RETURN_IF_ERROR(at.expect_object({"id", "kind", "status", "size", "address", "protocol", "endpoint", "file_path",
-                                       "object_size", "client_first", "client_second", "offset", "aligned_size",
-                                       "shard_idx"}));
+  MQ_RETURN_IF_ERROR(
+      at.expect_object({"id", "kind", "status", "size", "address", "protocol", "endpoint", "file_path", "object_size",
+                        "client_first", "client_second", "offset", "aligned_size", "shard_idx"}));
   format::PayloadReplica r;
   MQ_ASSIGN_OR_RETURN(r.id, at.get_u64("id", 1));
   MQ_ASSIGN_OR_RETURN(auto kind, at.get_enum("kind", model::oplog_replica_variant::k_table, 0, 255, 0));
@@ -55,8 +56,8 @@ util::Result<std::string> entry_payload(const JsonAt& at, std::uint32_t op, form
   if (op == format::op_type::put_end) {
     auto object = at.member("object");
     if (!object) return std::string();  // an empty PUT_END payload
-    MQ_RETURN_IF_ERROR(object->expect_object({"client_first", "client_second", "size", "replicas", "group_id",
-                                              "data_type", "hard_pinned"}));
+    MQ_RETURN_IF_ERROR(object->expect_object(
+        {"client_first", "client_second", "size", "replicas", "group_id", "data_type", "hard_pinned"}));
     format::MetadataPayload p;
     MQ_ASSIGN_OR_RETURN(p.client_first, object->get_u64("client_first", 0));
     MQ_ASSIGN_OR_RETURN(p.client_second, object->get_u64("client_second", 0));
@@ -118,7 +119,8 @@ util::Result<std::optional<ForgedOpLog>> parse_oplog_scenario(std::string_view j
     MQ_ASSIGN_OR_RETURN(auto entries, b.array_member("entries"));
     std::vector<format::OpLogEntry> list;
     for (const auto& e : entries) {
-      MQ_RETURN_IF_ERROR(e.expect_object({"op", "tenant", "key", "payload_form", "payload_base64", "object", "segment"}));
+      MQ_RETURN_IF_ERROR(
+          e.expect_object({"op", "tenant", "key", "payload_form", "payload_base64", "object", "segment"}));
       format::OpLogEntry entry;
       MQ_ASSIGN_OR_RETURN(auto op, e.get_enum("op", model::oplog_op_type::k_table, 0, UINT32_MAX));
       entry.op_type = static_cast<std::uint32_t>(op);
@@ -144,7 +146,8 @@ util::Result<std::optional<ForgedOpLog>> parse_oplog_scenario(std::string_view j
   if (!prefix) {
     add(out, *root, "durable_prefix", format::encode_durable_prefix(last));
   } else if (prefix->value().is_string()) {
-    if (prefix->value().get<std::string>() != "absent") add(out, *root, "durable_prefix", prefix->value().get<std::string>());
+    if (prefix->value().get<std::string>() != "absent")
+      add(out, *root, "durable_prefix", prefix->value().get<std::string>());
   } else {
     MQ_RETURN_IF_ERROR(prefix->expect_object({"batch_id", "last_seq"}));
     MQ_ASSIGN_OR_RETURN(std::uint64_t id, prefix->get_u64("batch_id"));
@@ -180,7 +183,8 @@ ForgedOpLog synthesize_oplog(const SyntheticOpLogOptions& options) {
   std::vector<format::OpLogEntry> batch;
   auto seal = [&] {
     if (batch.empty()) return;
-    add(out, root, "batches/" + source::d20(batch_id), format::encode_batch_record(batch_id, seq - batch.size(), batch));
+    add(out, root, "batches/" + source::d20(batch_id),
+        format::encode_batch_record(batch_id, seq - batch.size(), batch));
     ++batch_id;
     batch.clear();
   };

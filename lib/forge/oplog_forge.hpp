@@ -9,8 +9,9 @@
 //   entry = {"op": "PUT_END" | "REMOVE" | "PUT_REVOKE" | "LEASE_RENEW" | "SEGMENT_MOUNT" |
 //                  "SEGMENT_UPDATE" | "SEGMENT_UNMOUNT" | number, "tenant"?, "key",
 //            "payload_form"?, "payload_base64"? (verbatim payload), "object"? (PUT_END), "segment"? (SEGMENT_*)}
-//   object  = {"client_first", "client_second", "size", "replicas": [replica...], "group_id"?, "data_type"?, "hard_pinned"?}
-//   replica = {"id", "kind": "MEMORY"|"NOF"|"DISK"|"LOCAL_DISK"|"DFS", "status": "COMPLETE"|... |number,
+//   object  = {"client_first", "client_second", "size", "replicas": [replica...], "group_id"?, "data_type"?,
+//   "hard_pinned"?} replica = {"id", "kind": "MEMORY"|"NOF"|"DISK"|"LOCAL_DISK"|"DFS", "status": "COMPLETE"|...
+//   |number,
 //              "size", "address", "protocol", "endpoint", "file_path", "object_size"}
 //   segment = {"name", "endpoint", "capacity", "is_memory"?, "file_path"?}
 #pragma once
@@ -41,7 +42,7 @@ struct SyntheticOpLogOptions {
   std::uint64_t entries = 1'000'000;
   std::uint64_t entries_per_batch = 1024;
   std::uint32_t tenants = 8;
-  std::uint64_t keys = 100'000;   // distinct keys: later PUT_ENDs replace, some REMOVEs erase
+  std::uint64_t keys = 100'000;  // distinct keys: later PUT_ENDs replace, some REMOVEs erase
   bool type_literal = false;
 };
 

@@ -34,8 +34,8 @@ std::int64_t id_as_utc_ms(const std::string& id) {
 }
 
 util::Status parse_segment(const JsonAt& at, SnapshotBuild& build) {
-  MQ_RETURN_IF_ERROR(at.expect_object({"id", "name", "base", "size", "endpoint", "status", "client", "host_id",
-                                       "allocator", "map_key"}));
+  MQ_RETURN_IF_ERROR(at.expect_object(
+      {"id", "name", "base", "size", "endpoint", "status", "client", "host_id", "allocator", "map_key"}));
   SegmentSlot slot;
   model::MountedSegment& s = slot.segment;
   MQ_ASSIGN_OR_RETURN(s.id, at.get_string("id"));
@@ -138,8 +138,8 @@ util::Status parse_local_disk(const JsonAt& snapshot, model::SegmentsPayload& ou
 util::Status parse_tasks(const JsonAt& snapshot, std::vector<model::TaskRecord>& out) {
   MQ_ASSIGN_OR_RETURN(auto tasks, snapshot.array_member("tasks"));
   for (const JsonAt& at : tasks) {
-    MQ_RETURN_IF_ERROR(at.expect_object({"id", "type", "status", "payload", "created_at_ms", "last_updated_at_ms",
-                                         "message", "assigned_client"}));
+    MQ_RETURN_IF_ERROR(at.expect_object(
+        {"id", "type", "status", "payload", "created_at_ms", "last_updated_at_ms", "message", "assigned_client"}));
     model::TaskRecord t;
     MQ_ASSIGN_OR_RETURN(t.id, at.get_string("id"));
     MQ_RETURN_IF_ERROR(check_uuid(at, "id", t.id));
@@ -162,9 +162,9 @@ util::Status parse_tasks(const JsonAt& snapshot, std::vector<model::TaskRecord>&
 
 util::Result<ForgedSnapshot> parse_snapshot(const JsonAt& at, const std::string& cluster_id,
                                             const std::string& root_fs_dir) {
-  MQ_RETURN_IF_ERROR(at.expect_object({"id", "latest", "published", "descriptor", "manifest", "segments",
-                                       "allocator_names", "objects", "discarded_replicas", "replica_next_id",
-                                       "tasks", "local_disk_clients", "root_fs_dir"}));
+  MQ_RETURN_IF_ERROR(
+      at.expect_object({"id", "latest", "published", "descriptor", "manifest", "segments", "allocator_names", "objects",
+                        "discarded_replicas", "replica_next_id", "tasks", "local_disk_clients", "root_fs_dir"}));
   ForgedSnapshot snap;
   MQ_ASSIGN_OR_RETURN(snap.id, at.get_string("id"));
   if (!is_valid_snapshot_id(snap.id)) return at.error("'id' must look like YYYYMMDD_HHMMSS_mmm, got '" + snap.id + "'");
@@ -187,7 +187,8 @@ util::Result<ForgedSnapshot> parse_snapshot(const JsonAt& at, const std::string&
   SnapshotBuild build;
   build.cluster_id = cluster_id;
   MQ_ASSIGN_OR_RETURN(build.root_fs_dir, at.get_string("root_fs_dir", root_fs_dir));
-  build.default_put_start_time_ms = static_cast<std::uint64_t>(std::max<std::int64_t>(0, snap.descriptor.created_at_ms));
+  build.default_put_start_time_ms =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(0, snap.descriptor.created_at_ms));
   MQ_ASSIGN_OR_RETURN(auto segments, at.array_member("segments"));
   for (const JsonAt& s : segments) MQ_RETURN_IF_ERROR(parse_segment(s, build));
   MQ_RETURN_IF_ERROR(detail::parse_objects(at, build, snap.metadata));

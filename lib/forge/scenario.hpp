@@ -22,9 +22,9 @@ namespace moonquota::forge {
 
 // One snapshot directory of the catalog, ready to encode.
 struct ForgedSnapshot {
-  std::string id;                            // 19-byte snapshot id (§2.7)
-  bool latest = false;                       // named by latest.txt
-  bool published = true;                     // false: no descriptor.txt (never restored)
+  std::string id;         // 19-byte snapshot id (§2.7)
+  bool latest = false;    // named by latest.txt
+  bool published = true;  // false: no descriptor.txt (never restored)
   model::SnapshotDescriptor descriptor;
   std::optional<std::string> manifest_text;  // override of "messagepack|1.0.0|<id>"
   format::MetadataContent metadata;

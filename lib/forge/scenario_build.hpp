@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "forge/json_fields.hpp"
-#include "format/metadata_encoder.hpp"
 #include "forge/offset_allocator.hpp"
+#include "format/metadata_encoder.hpp"
 #include "model/snapshot_types.hpp"
 #include "util/status.hpp"
 

@@ -55,7 +55,8 @@ util::Result<model::Replica> parse_replica(const JsonAt& at, SnapshotBuild& buil
       MQ_RETURN_IF_ERROR(fill_memory(at, build, size, r, placed));
       break;
     case model::replica_type::disk: {
-      MQ_ASSIGN_OR_RETURN(r.file_path, at.get_string("path", master_disk_path(build.root_fs_dir, build.cluster_id, key)));
+      MQ_ASSIGN_OR_RETURN(r.file_path,
+                          at.get_string("path", master_disk_path(build.root_fs_dir, build.cluster_id, key)));
       r.object_size = size;
       break;
     }
@@ -72,9 +73,9 @@ util::Result<model::Replica> parse_replica(const JsonAt& at, SnapshotBuild& buil
 
 util::Result<model::ObjectRecord> parse_object(const JsonAt& at, SnapshotBuild& build, bool& removed,
                                                std::optional<std::uint32_t>& forced_shard) {
-  MQ_RETURN_IF_ERROR(at.expect_object({"tenant", "key", "size", "client_id", "put_start_time_ms", "lease_timeout_ms",
-                                       "data_type", "hard_pinned", "group_id", "checksum", "replicas", "removed",
-                                       "shard"}));
+  MQ_RETURN_IF_ERROR(
+      at.expect_object({"tenant", "key", "size", "client_id", "put_start_time_ms", "lease_timeout_ms", "data_type",
+                        "hard_pinned", "group_id", "checksum", "replicas", "removed", "shard"}));
   model::ObjectRecord o;
   MQ_ASSIGN_OR_RETURN(o.tenant_id, at.get_string("tenant", "default"));
   if (o.tenant_id.empty()) return at.error("tenant \"\" is written as \"default\" by the master; use \"default\"");

@@ -22,7 +22,8 @@ util::Status prepare_output_directory(const std::string& out_dir, const StoreWri
   std::error_code ec;
   const fs::path out(out_dir);
   if (fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec)) return util::Status::invalid_argument("output '" + out_dir + "' is not a directory");
+    if (!fs::is_directory(out, ec))
+      return util::Status::invalid_argument("output '" + out_dir + "' is not a directory");
     const bool empty = fs::is_empty(out, ec);
     if (ec) return util::Status::io_error("cannot list '" + out_dir + "': " + ec.message());
     if (!empty && !options.force) {

@@ -21,7 +21,7 @@ util::Status errno_status(const std::string& what, const std::string& path) {
 }  // namespace
 
 util::Result<std::unique_ptr<StreamingFile>> StreamingFile::open(const std::string& target_path,
-                                                                  std::optional<std::uint64_t> zstd_pledged_bytes) {
+                                                                 std::optional<std::uint64_t> zstd_pledged_bytes) {
   std::unique_ptr<StreamingFile> f(new StreamingFile());
   f->m_target = target_path;
   const std::filesystem::path target(target_path);

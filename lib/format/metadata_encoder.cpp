@@ -46,9 +46,7 @@ util::Status encode_replica(MsgpackWriter& w, const model::Replica& r) {
   w.pack_int(r.status);
   w.pack_int(r.type);
   switch (r.type) {
-    case model::replica_type::memory:
-      encode_memory_payload(w, r.memory);
-      break;
+    case model::replica_type::memory: encode_memory_payload(w, r.memory); break;
     case model::replica_type::disk:
       w.pack_array_header(2);
       w.pack_str(r.file_path);
@@ -69,8 +67,8 @@ util::Status encode_replica(MsgpackWriter& w, const model::Replica& r) {
       w.pack_int(r.dfs_shard_idx);
       break;
     default:
-      return util::Status::unsupported("replica " + std::to_string(r.id) + " has type " +
-                                       std::to_string(r.type) + ", which Mooncake cannot encode");
+      return util::Status::unsupported("replica " + std::to_string(r.id) + " has type " + std::to_string(r.type) +
+                                       ", which Mooncake cannot encode");
   }
   return util::Status::ok_status();
 }

@@ -45,8 +45,7 @@ class MetadataPayloadStream {
 
   // `compressed_shard` is one zstd frame of encode_shard_raw() output.
   [[nodiscard]] util::Status add_shard(std::uint32_t shard_index, std::string_view compressed_shard);
-  [[nodiscard]] util::Status finish(const std::vector<model::DiscardedItem>& discarded,
-                                    std::uint64_t replica_next_id);
+  [[nodiscard]] util::Status finish(const std::vector<model::DiscardedItem>& discarded, std::uint64_t replica_next_id);
 
  private:
   MsgpackWriter m_writer;

@@ -21,14 +21,34 @@ using util::Status;
 // Bytes that follow the first byte of a msgpack header (lengths, integer bodies), not payloads.
 std::size_t header_tail_bytes(unsigned char b) {
   switch (b) {
-    case 0xc4: case 0xd9: case 0xcc: case 0xd0: return 1;
-    case 0xc5: case 0xda: case 0xdc: case 0xde: case 0xcd: case 0xd1: return 2;
-    case 0xc6: case 0xdb: case 0xdd: case 0xdf: case 0xce: case 0xd2: case 0xca: return 4;
-    case 0xcf: case 0xd3: case 0xcb: return 8;
+    case 0xc4:
+    case 0xd9:
+    case 0xcc:
+    case 0xd0: return 1;
+    case 0xc5:
+    case 0xda:
+    case 0xdc:
+    case 0xde:
+    case 0xcd:
+    case 0xd1: return 2;
+    case 0xc6:
+    case 0xdb:
+    case 0xdd:
+    case 0xdf:
+    case 0xce:
+    case 0xd2:
+    case 0xca: return 4;
+    case 0xcf:
+    case 0xd3:
+    case 0xcb: return 8;
     case 0xc7: return 2;
     case 0xc8: return 3;
     case 0xc9: return 5;
-    case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8: return 1;
+    case 0xd4:
+    case 0xd5:
+    case 0xd6:
+    case 0xd7:
+    case 0xd8: return 1;
     default: return 0;
   }
 }
@@ -89,8 +109,8 @@ Status MetadataScanner::read_header(MpHeader& h, std::string* capture) {
   if (!r.read_header(h)) return fail(r.error());
   std::uint64_t per = h.type == MpType::map ? 2 : 1;
   if ((h.type == MpType::array || h.type == MpType::map) && h.length > m_file.remaining() / per) {
-    return fail(std::string(mp_type_name(h.type)) + " of " + std::to_string(h.length) +
-                " elements at byte offset " + std::to_string(at) + " exceeds the rest of the file");
+    return fail(std::string(mp_type_name(h.type)) + " of " + std::to_string(h.length) + " elements at byte offset " +
+                std::to_string(at) + " exceeds the rest of the file");
   }
   if ((h.type == MpType::str || h.type == MpType::bin || h.type == MpType::ext) && h.length > m_file.remaining()) {
     return fail("truncated msgpack " + std::string(mp_type_name(h.type)) + " of " + std::to_string(h.length) +
@@ -209,8 +229,8 @@ Status MetadataScanner::read_shards() {
       return fail("shard " + std::to_string(key.u) + " value at byte offset " + std::to_string(value.offset) +
                   " is a " + mp_type_name(value.type) + ", not BIN");
     }
-    m_info.shard_blobs.push_back({static_cast<std::uint32_t>(key.u), m_info.shard_blobs.size(), m_file.offset(),
-                                  value.length});
+    m_info.shard_blobs.push_back(
+        {static_cast<std::uint32_t>(key.u), m_info.shard_blobs.size(), m_file.offset(), value.length});
     if (!m_options.decode_shards) {
       ++m_info.shard_entries;
       m_info.compressed_shard_bytes += value.length;
@@ -338,7 +358,8 @@ util::Result<MetadataFileInfo> MetadataScanner::run() {
   if (!seen_next_id) return fail("no \"replica_next_id\" key");
   if (m_file.remaining() > 0) {
     m_findings.push_back({model::Severity::warning, "metadata",
-                          std::to_string(m_file.remaining()) + " trailing bytes after the top-level map at byte offset " +
+                          std::to_string(m_file.remaining()) +
+                              " trailing bytes after the top-level map at byte offset " +
                               std::to_string(m_file.offset()) + " ignored"});
   }
   return std::move(m_info);

@@ -26,8 +26,8 @@ namespace moonquota::format {
 
 struct MetadataScanOptions {
   unsigned threads = 1;
-  std::size_t max_shard_bytes = std::size_t{1} << 30;   // our guard for one decompressed shard
-  std::size_t max_value_bytes = std::size_t{1} << 30;   // our guard for "discarded_replicas"
+  std::size_t max_shard_bytes = std::size_t{1} << 30;  // our guard for one decompressed shard
+  std::size_t max_value_bytes = std::size_t{1} << 30;  // our guard for "discarded_replicas"
   // false: shard blobs are stepped over (not read, not decompressed, the handler is not called);
   // only their locations are recorded (MetadataFileInfo::shard_blobs), for readers that fetch
   // shards themselves (snapshot-inspect diff).
@@ -50,7 +50,7 @@ struct ShardBlobLocation {
 
 struct MetadataFileInfo {
   std::uint64_t file_bytes = 0;
-  std::uint64_t shard_entries = 0;            // shard blobs in the file (duplicates included)
+  std::uint64_t shard_entries = 0;  // shard blobs in the file (duplicates included)
   std::uint64_t compressed_shard_bytes = 0;
   std::uint64_t decompressed_shard_bytes = 0;
   std::uint64_t replica_next_id = 0;

@@ -6,8 +6,8 @@ namespace moonquota::format {
 
 bool ValueReader::type_error(const MpHeader& h, const char* what, const char* expected) {
   if (m_error.empty()) {
-    m_error = std::string(what) + ": expected " + expected + ", found " + mp_type_name(h.type) +
-              " at byte offset " + std::to_string(h.offset);
+    m_error = std::string(what) + ": expected " + expected + ", found " + mp_type_name(h.type) + " at byte offset " +
+              std::to_string(h.offset);
   }
   // Keep the stream positioned after the offending value so callers that go on stay in sync.
   (void)m_reader.skip_after_header(h);
@@ -37,8 +37,8 @@ bool ValueReader::u8(std::uint8_t& out, const char* what) {
   return true;
 }
 
-bool ValueReader::signed_value(const MpHeader& h, std::int64_t lo, std::int64_t hi, std::int64_t& out,
-                               const char* what, const char* expected) {
+bool ValueReader::signed_value(const MpHeader& h, std::int64_t lo, std::int64_t hi, std::int64_t& out, const char* what,
+                               const char* expected) {
   if (h.type == MpType::pos_int && h.u <= static_cast<std::uint64_t>(hi)) {
     out = static_cast<std::int64_t>(h.u);
     return true;
@@ -94,7 +94,6 @@ bool ValueReader::str_strict(std::string_view& out, const char* what) {
   if (h.type != MpType::str) return type_error(h, what, "a msgpack STR");
   return m_reader.read_payload(h.length, out);
 }
-
 
 bool ValueReader::map(std::uint32_t& length, const char* what) {
   MpHeader h;

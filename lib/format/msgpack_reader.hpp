@@ -33,14 +33,13 @@ struct MpHeader {
   std::int64_t i;        // neg_int value
   std::uint32_t length;  // str/bin/ext payload bytes, array elements, map pairs
   std::int8_t ext_type;
-  std::size_t offset;    // absolute offset of the header's first byte
-  bool smallest;         // false when an integer or length used a wider format than needed
+  std::size_t offset;  // absolute offset of the header's first byte
+  bool smallest;       // false when an integer or length used a wider format than needed
 };
 
 class MsgpackReader {
  public:
-  explicit MsgpackReader(std::string_view data, std::size_t base_offset = 0)
-      : m_data(data), m_base(base_offset) {}
+  explicit MsgpackReader(std::string_view data, std::size_t base_offset = 0) : m_data(data), m_base(base_offset) {}
 
   // Turns off the "container longer than the remaining input" check: for parsing a lone
   // header whose contents are read elsewhere (the streaming file scanner checks them itself).
@@ -121,7 +120,7 @@ class MsgpackReader {
   // Skips the rest of a value whose header was already read.
   [[nodiscard]] bool skip_after_header(const MpHeader& h);
 
-  [[nodiscard]] std::size_t position() const { return m_pos; }             // relative
+  [[nodiscard]] std::size_t position() const { return m_pos; }  // relative
   // Moves back to a relative position obtained from position() (look-ahead undo).
   void rewind_to(std::size_t rel_pos) { m_pos = rel_pos; }
   [[nodiscard]] std::size_t absolute_position() const { return m_base + m_pos; }

@@ -9,9 +9,7 @@ constexpr std::uint8_t k_no_code = 0;  // "this family has no such form": bin ha
 }  // namespace
 
 void MsgpackWriter::put_be(std::uint64_t value, int bytes) {
-  for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-    put_byte(static_cast<std::uint8_t>(value >> shift));
-  }
+  for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) { put_byte(static_cast<std::uint8_t>(value >> shift)); }
 }
 
 void MsgpackWriter::pack_uint(std::uint64_t value) {
@@ -60,13 +58,12 @@ void MsgpackWriter::pack_bool(bool value) { put_byte(value ? 0xc3 : 0xc2); }
 
 void MsgpackWriter::pack_nil() { put_byte(0xc0); }
 
-void MsgpackWriter::put_length_header(std::uint64_t length, std::uint8_t fix_base,
-                                      std::uint64_t fix_limit, std::uint8_t code8,
-                                      std::uint8_t code16, std::uint8_t code32, const char* what) {
+void MsgpackWriter::put_length_header(std::uint64_t length, std::uint8_t fix_base, std::uint64_t fix_limit,
+                                      std::uint8_t code8, std::uint8_t code16, std::uint8_t code32, const char* what) {
   if (length > 0xffffffffULL) {
     if (m_status.ok()) {
-      m_status = util::Status::invalid_argument(std::string("msgpack ") + what + " of " +
-                                                std::to_string(length) + " exceeds 2^32-1");
+      m_status = util::Status::invalid_argument(std::string("msgpack ") + what + " of " + std::to_string(length) +
+                                                " exceeds 2^32-1");
     }
     return;
   }

@@ -46,9 +46,8 @@ class MsgpackWriter {
  private:
   void put_byte(std::uint8_t b) { m_out->push_back(static_cast<char>(b)); }
   void put_be(std::uint64_t value, int bytes);
-  void put_length_header(std::uint64_t length, std::uint8_t fix_base, std::uint64_t fix_limit,
-                                 std::uint8_t code8, std::uint8_t code16, std::uint8_t code32,
-                                 const char* what);
+  void put_length_header(std::uint64_t length, std::uint8_t fix_base, std::uint64_t fix_limit, std::uint8_t code8,
+                         std::uint8_t code16, std::uint8_t code32, const char* what);
 
   std::string* m_out;
   util::Status m_status;

@@ -79,8 +79,8 @@ DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload
   }
   const SegmentUsability* seg = segments.find(*uuid);
   if (seg == nullptr) {
-    return replica_error(reason, "MEMORY replica on segment " + std::string(out.segment_id) +
-                                     ", which is not in the segment table");
+    return replica_error(
+        reason, "MEMORY replica on segment " + std::string(out.segment_id) + ", which is not in the segment table");
   }
   if (seg->status != model::segment_status::ok) {
     return replica_error(reason, "MEMORY replica on segment " + std::string(out.segment_id) + " whose status is " +
@@ -92,10 +92,11 @@ DecodeOutcome decode_memory_payload(ValueReader& values, const MpHeader& payload
   return DecodeOutcome::decoded;
 }
 
-DecodeOutcome decode_other_payload(ValueReader& values, const MpHeader& payload, ReplicaView& out,
-                                   std::string& reason, ObjectView* cache) {
+DecodeOutcome decode_other_payload(ValueReader& values, const MpHeader& payload, ReplicaView& out, std::string& reason,
+                                   ObjectView* cache) {
   MsgpackReader& r = values.reader();
-  const std::uint32_t expected = out.type == model::replica_type::disk ? 2 : (out.type == model::replica_type::local_disk ? 3 : 5);
+  const std::uint32_t expected =
+      out.type == model::replica_type::disk ? 2 : (out.type == model::replica_type::local_disk ? 3 : 5);
   if (payload.type != MpType::array || payload.length != expected) {
     if (!r.skip_after_header(payload)) return DecodeOutcome::rejected;
     return replica_error(reason, std::string(model::replica_type::name(out.type)) + " payload is not an array of " +
@@ -177,8 +178,8 @@ ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segmen
   std::uint64_t legacy_deadline = 0;
   if (!values.string(out.client_id, "client_id") || !values.u64(out.put_start_time_ms, "put_start_time") ||
       !values.u64(out.size, "size") || !values.u64(out.lease_timeout_ms, "lease_timeout") ||
-      !values.boolean(legacy_flag, "legacy soft-pin flag") || !values.u64(legacy_deadline, "legacy soft-pin deadline") ||
-      !values.u32(replica_count, "replica_count")) {
+      !values.boolean(legacy_flag, "legacy soft-pin flag") ||
+      !values.u64(legacy_deadline, "legacy soft-pin deadline") || !values.u32(replica_count, "replica_count")) {
     return rejected(values);
   }
   std::uint64_t consumed = 7;
@@ -200,7 +201,8 @@ ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segmen
   if (!is_uuid_cached(out.client_id, &out)) {
     pre_skip = "client id '" + std::string(out.client_id) + "' is not a UUID";
   } else if (out.put_start_time_ms > k_max_time_point_ms || out.lease_timeout_ms > k_max_time_point_ms) {
-    pre_skip = "a timestamp exceeds the largest system-clock time point (" + std::to_string(k_max_time_point_ms) + " ms)";
+    pre_skip =
+        "a timestamp exceeds the largest system-clock time point (" + std::to_string(k_max_time_point_ms) + " ms)";
   }
   auto conversion_failed = [&]() -> ObjectDecodeResult {
     if (pre_skip.empty() || values.malformed()) return rejected(values);
@@ -269,7 +271,8 @@ ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segmen
       r.rewind_to(mark);
     }
   }
-  if (consumed != len) return skip("ObjectMetadata has " + std::to_string(len - consumed) + " unexpected trailing elements");
+  if (consumed != len)
+    return skip("ObjectMetadata has " + std::to_string(len - consumed) + " unexpected trailing elements");
   if (!pre_skip.empty()) return skip(pre_skip);
   out.layout_version = static_cast<int>(len - n - 6);  // v1 = 7+N ... v5 = 11+N
   return result;

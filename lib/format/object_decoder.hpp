@@ -64,15 +64,14 @@ enum class DecodeOutcome { decoded, skipped, rejected };
 
 struct ObjectDecodeResult {
   DecodeOutcome outcome = DecodeOutcome::decoded;
-  std::string reason;       // for skipped / rejected
-  bool ambiguous = false;   // skipped by the UUID/time check although a later value would have thrown
-  bool nof_replica = false; // a replica of type NOF_SSD (3) was seen
+  std::string reason;        // for skipped / rejected
+  bool ambiguous = false;    // skipped by the UUID/time check although a later value would have thrown
+  bool nof_replica = false;  // a replica of type NOF_SSD (3) was seen
 };
 
 // Decodes the ObjectMetadata value at the reader's position into `out` and leaves the reader
 // after the value (also when the object is skipped). On `rejected` the reader may be anywhere.
-[[nodiscard]] ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segments,
-                                               ObjectView& out);
+[[nodiscard]] ObjectDecodeResult decode_object(ValueReader& values, const SegmentTable& segments, ObjectView& out);
 
 // Decodes one replica (used for discarded replicas too). `error` receives the reason on skip.
 // `cache` (optional) remembers the last parsed segment UUID between calls.

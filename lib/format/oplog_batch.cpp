@@ -79,7 +79,8 @@ void report_non_canonical(std::string_view text, const std::string& where, bool 
   if (integral_real) {
     findings.push_back({model::Severity::warning, where, "a number is written as a JSON real with an integral value"});
   }
-  findings.push_back({model::Severity::info, where, "stored text is not byte-identical to its canonical serialization"});
+  findings.push_back(
+      {model::Severity::info, where, "stored text is not byte-identical to its canonical serialization"});
 }
 
 std::string entry_where(const std::string& key, std::size_t index, std::uint64_t first_seq) {
@@ -107,7 +108,8 @@ util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::
   if (!parse_default(text, root, errors)) return Status::corruption("durable_prefix: not JSON: " + one_line(errors));
   if (!root.isObject()) return Status::corruption("durable_prefix: not a JSON object");
   for (const char* member : {"schema_version", "batch_id", "last_seq"}) {
-    if (!root.isMember(member)) return Status::corruption(std::string("durable_prefix: member \"") + member + "\" missing");
+    if (!root.isMember(member))
+      return Status::corruption(std::string("durable_prefix: member \"") + member + "\" missing");
   }
   const Json::Value& schema = root["schema_version"];
   if (!schema.isUInt()) return Status::corruption("durable_prefix: schema_version does not fit uint32");
@@ -136,8 +138,7 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
   if (!root.isArray() || root.size() != 6) return reject(2, key, "the root is not an array of exactly 6 elements");
   if (!root[0].isUInt() || !root[1].isUInt64() || !root[2].isUInt64() || !root[3].isUInt64() || !root[4].isArray() ||
       !root[5].isUInt()) {
-    return reject(3, key,
-                  "wrong element types (expected [u32, u64, u64, u64, array, u32])");
+    return reject(3, key, "wrong element types (expected [u32, u64, u64, u64, array, u32])");
   }
   if (root[0].asUInt() != 1) return reject(4, key, "schema_version " + std::to_string(root[0].asUInt()) + " is not 1");
   BatchRecord batch;
@@ -149,11 +150,13 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
   if (count == 0) return reject(5, key, "no entries");
   if (batch.first_seq == 0) return reject(5, key, "first_seq is 0");
   if (batch.last_seq < batch.first_seq) {
-    return reject(5, key, "last_seq " + std::to_string(batch.last_seq) + " < first_seq " + std::to_string(batch.first_seq));
+    return reject(5, key,
+                  "last_seq " + std::to_string(batch.last_seq) + " < first_seq " + std::to_string(batch.first_seq));
   }
   if (batch.last_seq - batch.first_seq != count - 1) {
-    return reject(5, key, "sequences " + std::to_string(batch.first_seq) + ".." + std::to_string(batch.last_seq) +
-                              " do not match " + std::to_string(count) + " entries");
+    return reject(5, key,
+                  "sequences " + std::to_string(batch.first_seq) + ".." + std::to_string(batch.last_seq) +
+                      " do not match " + std::to_string(count) + " entries");
   }
   bool integral_real = false;
   for (int i : {0, 1, 2, 3, 5}) integral_real = integral_real || is_real(root[i]);
@@ -162,8 +165,9 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
   std::string input = canonical_json(root);
   const std::uint32_t computed = xxh32(input);
   if (computed != batch.checksum) {
-    return reject(6, key, "checksum mismatch: stored " + std::to_string(batch.checksum) + ", computed " +
-                              std::to_string(computed) + " over the canonical re-serialization");
+    return reject(6, key,
+                  "checksum mismatch: stored " + std::to_string(batch.checksum) + ", computed " +
+                      std::to_string(computed) + " over the canonical re-serialization");
   }
   batch.entries.resize(count);
   for (Json::ArrayIndex i = 0; i < entries.size(); ++i) {
@@ -215,7 +219,8 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
   return batch;
 }
 
-std::string encode_batch_record(std::uint64_t batch_id, std::uint64_t first_seq, const std::vector<OpLogEntry>& entries) {
+std::string encode_batch_record(std::uint64_t batch_id, std::uint64_t first_seq,
+                                const std::vector<OpLogEntry>& entries) {
   Json::Value root(Json::arrayValue);
   root.append(Json::Value(Json::UInt{1}));
   root.append(Json::Value(Json::UInt64{batch_id}));

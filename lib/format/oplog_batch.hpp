@@ -36,11 +36,11 @@ inline constexpr const char* k_rule_jsoncpp_leniency = "jsoncpp-leniency";
 namespace op_type = model::oplog_op_type;
 
 struct OpLogEntry {
-  std::uint64_t sequence = 0;   // first_seq + index (not on the wire)
+  std::uint64_t sequence = 0;  // first_seq + index (not on the wire)
   std::uint32_t op_type = 0;
-  std::string tenant_id;        // normalised: "" became "default"
-  std::string key;              // the user key
-  std::string payload;          // decoded bytes
+  std::string tenant_id;  // normalised: "" became "default"
+  std::string key;        // the user key
+  std::string payload;    // decoded bytes
 };
 
 struct BatchRecord {

@@ -7,11 +7,11 @@ namespace {
 
 using util::Status;
 
-constexpr unsigned char k_metadata_literal[] = {
-    0xfd, 0xfd, 0x04, 0x04, 0x89, 0x89, 0xff, 0x04, 0x84, 0xfd, 0x04, 0x86, 0xfd, 0xfd, 0x04,
-    0x04, 0x80, 0x0c, 0x80, 0x0c, 0xff, 0xff, 0xfd, 0xfd, 0x04, 0x04, 0x80, 0x0c, 0x80, 0x0c,
-    0xff, 0xff, 0xfd, 0x80, 0x0c, 0x04, 0xff, 0xfd, 0xfd, 0x04, 0x04, 0x89, 0x89, 0xff, 0x04,
-    0x80, 0x0c, 0xff, 0xfd, 0x80, 0x0c, 0x04, 0x04, 0x04, 0x01, 0xff, 0xff, 0x01, 0xff, 0xff};
+constexpr unsigned char k_metadata_literal[] = {0xfd, 0xfd, 0x04, 0x04, 0x89, 0x89, 0xff, 0x04, 0x84, 0xfd, 0x04, 0x86,
+                                                0xfd, 0xfd, 0x04, 0x04, 0x80, 0x0c, 0x80, 0x0c, 0xff, 0xff, 0xfd, 0xfd,
+                                                0x04, 0x04, 0x80, 0x0c, 0x80, 0x0c, 0xff, 0xff, 0xfd, 0x80, 0x0c, 0x04,
+                                                0xff, 0xfd, 0xfd, 0x04, 0x04, 0x89, 0x89, 0xff, 0x04, 0x80, 0x0c, 0xff,
+                                                0xfd, 0x80, 0x0c, 0x04, 0x04, 0x04, 0x01, 0xff, 0xff, 0x01, 0xff, 0xff};
 constexpr unsigned char k_mount_literal[] = {0xfd, 0x80, 0x0c, 0x80, 0x0c, 0x04, 0x0b, 0x80, 0x0c, 0xff};
 constexpr unsigned char k_unmount_literal[] = {0xfd, 0x80, 0x0c, 0xff};
 
@@ -38,7 +38,9 @@ bool read_replica(StructPackReader& r, PayloadReplica& out, std::string& error) 
   switch (out.variant) {
     case payload_variant::memory:
     case payload_variant::nof: ok = read_buffer_descriptor(r, out); break;
-    case payload_variant::disk: ok = r.string(out.file_path, "file_path") && r.u64(out.object_size, "object_size"); break;
+    case payload_variant::disk:
+      ok = r.string(out.file_path, "file_path") && r.u64(out.object_size, "object_size");
+      break;
     case payload_variant::local_disk:
       ok = r.u64(out.client_first, "client_id.first") && r.u64(out.client_second, "client_id.second") &&
            r.u64(out.object_size, "object_size") && r.string(out.transport_endpoint, "transport_endpoint");
@@ -83,7 +85,8 @@ std::string_view segment_unmount_literal() { return as_view(k_unmount_literal); 
 util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes, PayloadShape* shape) {
   StructPackReader r(bytes);
   StructPackHeader header;
-  if (!r.open(k_metadata_payload_type_code, metadata_payload_literal(), header)) return undecodable("MetadataPayload", r);
+  if (!r.open(k_metadata_payload_type_code, metadata_payload_literal(), header))
+    return undecodable("MetadataPayload", r);
   MetadataPayload out;
   std::uint64_t n = 0;
   if (!r.u64(out.client_first, "client_id.first") || !r.u64(out.client_second, "client_id.second") ||
@@ -105,9 +108,13 @@ util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes, Pa
   std::uint8_t data_type = 0;
   bool pinned = false;
   bool has_group = false, has_type = false, has_pin = false;
-  auto ok = read_compat(r, limit, absent_rest, [&] { return has_group = r.string(group, "group_id"); }, error, "group_id") &&
-            read_compat(r, limit, absent_rest, [&] { return has_type = r.u8(data_type, "data_type"); }, error, "data_type") &&
-            read_compat(r, limit, absent_rest, [&] { return has_pin = r.boolean(pinned, "hard_pinned"); }, error, "hard_pinned");
+  auto ok =
+      read_compat(
+          r, limit, absent_rest, [&] { return has_group = r.string(group, "group_id"); }, error, "group_id") &&
+      read_compat(
+          r, limit, absent_rest, [&] { return has_type = r.u8(data_type, "data_type"); }, error, "data_type") &&
+      read_compat(
+          r, limit, absent_rest, [&] { return has_pin = r.boolean(pinned, "hard_pinned"); }, error, "hard_pinned");
   if (!ok) return Status::corruption("MetadataPayload payload undecodable: " + (error.empty() ? r.error() : error));
   if (has_group) out.group_id = std::move(group);
   if (has_type) out.data_type = data_type;

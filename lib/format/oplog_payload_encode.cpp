@@ -101,7 +101,8 @@ void write_replica(StructPackWriter& w, const PayloadReplica& r) {
 std::string encode_metadata_payload(const MetadataPayload& p, PayloadForm form) {
   std::uint64_t max_count = p.replicas.size();
   for (const auto& r : p.replicas) {
-    max_count = std::max<std::uint64_t>({max_count, r.protocol.size(), r.transport_endpoint.size(), r.file_path.size()});
+    max_count =
+        std::max<std::uint64_t>({max_count, r.protocol.size(), r.transport_endpoint.size(), r.file_path.size()});
   }
   if (p.group_id) max_count = std::max<std::uint64_t>(max_count, p.group_id->size());
   const unsigned len_code = length_code(max_count);

@@ -47,7 +47,7 @@ struct PayloadReplica {
   std::string transport_endpoint;  // memory/nof buffer endpoint; local-disk endpoint
   // disk / dfs
   std::string file_path;
-  std::uint64_t object_size = 0;   // disk, local-disk, dfs
+  std::uint64_t object_size = 0;  // disk, local-disk, dfs
   // local disk
   std::uint64_t client_first = 0;
   std::uint64_t client_second = 0;
@@ -64,9 +64,9 @@ struct MetadataPayload {
   std::uint64_t client_second = 0;
   std::uint64_t size = 0;
   std::vector<PayloadReplica> replicas;
-  std::optional<std::string> group_id;       // absent: "" after conversion
-  std::optional<std::uint8_t> data_type;     // absent: UNKNOWN (0)
-  std::optional<bool> hard_pinned;           // absent: false
+  std::optional<std::string> group_id;    // absent: "" after conversion
+  std::optional<std::uint8_t> data_type;  // absent: UNKNOWN (0)
+  std::optional<bool> hard_pinned;        // absent: false
   bool operator==(const MetadataPayload&) const = default;
 };
 
@@ -90,10 +90,11 @@ struct PayloadShape {
 };
 
 // Errors: corruption naming the field and byte offset.
-[[nodiscard]] util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes, PayloadShape* shape = nullptr);
+[[nodiscard]] util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes,
+                                                                    PayloadShape* shape = nullptr);
 [[nodiscard]] util::Result<SegmentMountOp> decode_segment_mount(std::string_view bytes, PayloadShape* shape = nullptr);
 [[nodiscard]] util::Result<SegmentUnmountOp> decode_segment_unmount(std::string_view bytes,
-                                                                   PayloadShape* shape = nullptr);
+                                                                    PayloadShape* shape = nullptr);
 
 [[nodiscard]] std::string encode_metadata_payload(const MetadataPayload& payload, PayloadForm form);
 [[nodiscard]] std::string encode_segment_mount(const SegmentMountOp& op, PayloadForm form);

@@ -50,8 +50,7 @@ std::string tenant_id_problem(const std::string& name) {
   for (std::size_t i = 0; i < name.size(); ++i) {
     auto byte = static_cast<unsigned char>(name[i]);
     if (byte < 0x20 || byte == 0x7f) {
-      return fmt::format("control byte 0x{:02X} at offset {} (no byte below 0x20, no 0x7F)",
-                         byte, i);
+      return fmt::format("control byte 0x{:02X} at offset {} (no byte below 0x20, no 0x7F)", byte, i);
     }
   }
   return {};
@@ -63,17 +62,13 @@ class PolicyReader {
   explicit PolicyReader(const std::string& source_name) : m_source_name(source_name) {}
 
   util::Result<TenantQuotaPolicy> read(const YAML::Node& root) {
-    if (!root.IsMap()) {
-      return refuse(root, "the document root must be a map with 'version' and 'tenants'");
-    }
+    if (!root.IsMap()) { return refuse(root, "the document root must be a map with 'version' and 'tenants'"); }
     warn_about_keys(root, "version", "tenants", "");
     MQ_RETURN_IF_ERROR(read_version(root));
 
     const Field tenants = find_field(root, "tenants");
     if (!tenants.found()) return refuse(root, "missing 'tenants' (write 'tenants: []' for none)");
-    if (!tenants.value.IsSequence()) {
-      return refuse(tenants.position(), "'tenants' must be a sequence");
-    }
+    if (!tenants.value.IsSequence()) { return refuse(tenants.position(), "'tenants' must be a sequence"); }
     std::size_t index = 0;
     for (const auto& entry : tenants.value) MQ_RETURN_IF_ERROR(read_tenant(entry, index++));
     return std::move(m_policy);
@@ -104,8 +99,7 @@ class PolicyReader {
       if (key != known_a && key != known_b) {
         warn(entry.first, fmt::format("{}ignored key {}", prefix, quote_policy_name(key)));
       } else if (!seen.insert(key).second) {
-        warn(entry.first, fmt::format("{}repeated key {}: only the first is read", prefix,
-                                      quote_policy_name(key)));
+        warn(entry.first, fmt::format("{}repeated key {}: only the first is read", prefix, quote_policy_name(key)));
       }
     }
   }
@@ -119,15 +113,13 @@ class PolicyReader {
     // "01", "0x1", "+1" and a quoted "1" all read as 1 (quota-semantics.md §9.4 leaves it open).
     std::int64_t number = 0;
     if (!YAML::convert<std::int64_t>::decode(version, number)) {
-      return refuse(version, fmt::format("'version' {} is not an integer; expected 1",
-                                         quote_policy_name(version.Scalar())));
+      return refuse(version,
+                    fmt::format("'version' {} is not an integer; expected 1", quote_policy_name(version.Scalar())));
     }
-    if (number != 1) {
-      return refuse(version, fmt::format("unsupported version {}; expected 1", number));
-    }
+    if (number != 1) { return refuse(version, fmt::format("unsupported version {}; expected 1", number)); }
     if (version.Scalar() != "1" || version.Tag() != "?") {
-      warn(version, fmt::format("'version' spelled {} is read as 1; write a plain 1",
-                                quote_policy_name(version.Scalar())));
+      warn(version,
+           fmt::format("'version' spelled {} is read as 1; write a plain 1", quote_policy_name(version.Scalar())));
     }
     return Status::ok_status();
   }
@@ -145,13 +137,12 @@ class PolicyReader {
     const std::string& name = name_node.Scalar();
     std::string tenant = fmt::format("tenant {}", quote_policy_name(name));
     if (!model::is_valid_tenant_id(name)) {
-      return refuse(name_node,
-                    fmt::format("{}: invalid tenant id: {}", tenant, tenant_id_problem(name)));
+      return refuse(name_node, fmt::format("{}: invalid tenant id: {}", tenant, tenant_id_problem(name)));
     }
     auto [previous, inserted] = m_name_lines.emplace(name, line_of(name_node));
     if (!inserted) {
-      return refuse(name_node, fmt::format("{}: duplicate tenant (first defined at line {})",
-                                           tenant, previous->second));
+      return refuse(name_node,
+                    fmt::format("{}: duplicate tenant (first defined at line {})", tenant, previous->second));
     }
 
     const Field quota_field = find_field(entry, "quota");
@@ -162,9 +153,8 @@ class PolicyReader {
     const YAML::Node& quota_node = quota_field.value;
     auto bytes = parse_quota_bytes(quota_node.Scalar());
     if (!bytes.ok()) {
-      return refuse(quota_node,
-                    fmt::format("{}: invalid quota {}: {}", tenant,
-                                quote_policy_name(quota_node.Scalar()), bytes.status().message()));
+      return refuse(quota_node, fmt::format("{}: invalid quota {}: {}", tenant, quote_policy_name(quota_node.Scalar()),
+                                            bytes.status().message()));
     }
     m_policy.quotas.emplace(name, *bytes);
 
@@ -179,12 +169,10 @@ class PolicyReader {
 
 }  // namespace
 
-util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text,
-                                                  const std::string& source_name) {
+util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name) {
   if (text.size() > k_max_policy_bytes) {
-    return Status::unsupported(
-        fmt::format("tenant quota policy '{}' is {} bytes, above our {} MiB limit", source_name,
-                    text.size(), k_max_policy_bytes >> 20));
+    return Status::unsupported(fmt::format("tenant quota policy '{}' is {} bytes, above our {} MiB limit", source_name,
+                                           text.size(), k_max_policy_bytes >> 20));
   }
   try {
     const YAML::Node root = YAML::Load(std::string(text));
@@ -194,16 +182,14 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text,
     if (error.mark.line >= 0) {
       position = fmt::format(" line {} column {}", error.mark.line + 1, error.mark.column + 1);
     }
-    return Status::refused(fmt::format("tenant quota policy '{}'{}: invalid YAML: {}", source_name,
-                                       position, error.msg));
+    return Status::refused(
+        fmt::format("tenant quota policy '{}'{}: invalid YAML: {}", source_name, position, error.msg));
   }
 }
 
 util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file.is_open()) {
-    return Status::refused(fmt::format("failed to open tenant quota policy file '{}'", path));
-  }
+  if (!file.is_open()) { return Status::refused(fmt::format("failed to open tenant quota policy file '{}'", path)); }
 
   // Stop one chunk past the limit, so a huge file is never held in memory.
   std::string text;
@@ -215,8 +201,7 @@ util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
   }
   if (text.size() > k_max_policy_bytes) {
     return Status::unsupported(
-        fmt::format("tenant quota policy file '{}' is larger than our {} MiB limit", path,
-                    k_max_policy_bytes >> 20));
+        fmt::format("tenant quota policy file '{}' is larger than our {} MiB limit", path, k_max_policy_bytes >> 20));
   }
   if (file.bad() || !file.eof()) {
     return Status::refused(fmt::format("failed to read tenant quota policy file '{}'", path));

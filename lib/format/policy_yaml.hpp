@@ -39,8 +39,7 @@ struct TenantQuotaPolicy {
 // Parses policy YAML text. `source_name` (a path, or "etcd key ...") prefixes every message.
 // Errors: refused (bad YAML, schema violation, invalid/duplicate name, bad quota, input larger
 // than k_max_policy_bytes). Only the first YAML document is read, as yaml-cpp's Load does.
-[[nodiscard]] util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text,
-                                                                const std::string& source_name);
+[[nodiscard]] util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name);
 
 // The file connector's Load: reads `path` whole and parses it. A file that cannot be opened is
 // refused with "failed to open tenant quota policy file '<path>'" (the master's words); a file

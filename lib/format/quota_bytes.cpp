@@ -34,8 +34,7 @@ util::Result<std::uint64_t> parse_quota_bytes(std::string_view text) {
   using util::Status;
   if (text.empty()) return Status::invalid_argument("quota is empty");
   if (!is_ascii_digit(text.front())) {
-    return Status::invalid_argument(
-        "quota must start with a decimal digit (no sign, space or bare unit)");
+    return Status::invalid_argument("quota must start with a decimal digit (no sign, space or bare unit)");
   }
 
   // Leading zeros never grow the value, so any number of them is accepted.
@@ -57,18 +56,18 @@ util::Result<std::uint64_t> parse_quota_bytes(std::string_view text) {
     if (candidate.suffix == suffix) unit = &candidate;
   }
   if (unit == nullptr) {
-    return Status::invalid_argument(fmt::format(
-        "unexpected {} after the number: the unit must be one of B, KB, MB, GB, TB, "
-        "case-sensitive, directly after the digits (no space, decimal point or other unit)",
-        quote_policy_name(suffix)));
+    return Status::invalid_argument(
+        fmt::format("unexpected {} after the number: the unit must be one of B, KB, MB, GB, TB, "
+                    "case-sensitive, directly after the digits (no space, decimal point or other unit)",
+                    quote_policy_name(suffix)));
   }
   if (number_overflowed) return Status::invalid_argument("the number exceeds 2^64-1");
   if (number == 0) return Status::invalid_argument("quota must be positive");
 
   util::u128 bytes = static_cast<util::u128>(number) * unit->multiplier;
   if (bytes > util::k_max_charged_bytes) {
-    return Status::invalid_argument(fmt::format(
-        "quota exceeds the accounting limit of {} bytes (2^63-1)", util::k_max_charged_bytes));
+    return Status::invalid_argument(
+        fmt::format("quota exceeds the accounting limit of {} bytes (2^63-1)", util::k_max_charged_bytes));
   }
   return static_cast<std::uint64_t>(bytes);
 }

@@ -29,9 +29,7 @@ class SegmentsDecoder {
     if (m_failure.empty()) m_failure = message;
     return false;
   }
-  void finding(model::Severity s, std::string message) {
-    m_findings.push_back({s, "segments", std::move(message)});
-  }
+  void finding(model::Severity s, std::string message) { m_findings.push_back({s, "segments", std::move(message)}); }
 
   bool uuid_string(std::string_view& out, const char* what, bool strict_str);
   bool decode_allocator_names();
@@ -195,8 +193,8 @@ bool SegmentsDecoder::decode_mounted_segment(std::string_view key, model::Mounte
   }
   if (seg.status != model::segment_status::ok) {
     finding(model::Severity::warning, where + ": segment '" + seg.name + "' has status " +
-                                          model::segment_status::name(seg.status) + " (" +
-                                          std::to_string(seg.status) + ")");
+                                          model::segment_status::name(seg.status) + " (" + std::to_string(seg.status) +
+                                          ")");
   }
   return true;
 }

@@ -44,8 +44,9 @@ void encode_local_disk_client(MsgpackWriter& w, model::LocalDiskClient client) {
   for (model::LocalDiskTask& t : client.tasks) {
     if (t.encoded_key.empty()) t.encoded_key = t.tenant_id + std::string(1, '\0') + t.key;
   }
-  std::stable_sort(client.tasks.begin(), client.tasks.end(),
-                   [](const model::LocalDiskTask& a, const model::LocalDiskTask& b) { return a.encoded_key < b.encoded_key; });
+  std::stable_sort(
+      client.tasks.begin(), client.tasks.end(),
+      [](const model::LocalDiskTask& a, const model::LocalDiskTask& b) { return a.encoded_key < b.encoded_key; });
   w.pack_array_header(2 + 2 * client.tasks.size() + 1);
   w.pack_bool(client.enable_offloading);
   w.pack_uint(client.tasks.size());
@@ -109,12 +110,13 @@ util::Result<std::string> assemble_segments_raw(
     const std::vector<std::string>& allocator_names, std::vector<EncodedSegment> segments,
     std::vector<std::pair<std::string, std::vector<std::string>>> client_segments,
     std::vector<model::LocalDiskClient> local_disk) {
-  MQ_RETURN_IF_ERROR(sort_by_uuid(segments, [](const EncodedSegment& s) -> const std::string& { return s.map_key; },
-                                  "segment id"));
-  MQ_RETURN_IF_ERROR(sort_by_uuid(client_segments, [](const auto& c) -> const std::string& { return c.first; },
-                                  "client id"));
-  MQ_RETURN_IF_ERROR(sort_by_uuid(local_disk, [](const model::LocalDiskClient& c) -> const std::string& { return c.client_id; },
-                                  "local-disk client id"));
+  MQ_RETURN_IF_ERROR(sort_by_uuid(
+      segments, [](const EncodedSegment& s) -> const std::string& { return s.map_key; }, "segment id"));
+  MQ_RETURN_IF_ERROR(sort_by_uuid(
+      client_segments, [](const auto& c) -> const std::string& { return c.first; }, "client id"));
+  MQ_RETURN_IF_ERROR(sort_by_uuid(
+      local_disk, [](const model::LocalDiskClient& c) -> const std::string& { return c.client_id; },
+      "local-disk client id"));
   std::string out;
   MsgpackWriter w(out);
   w.pack_map_header(5);

@@ -29,8 +29,8 @@ namespace moonquota::format {
 
 // A MountedSegment already packed, for writers that cannot keep every allocator in memory.
 struct EncodedSegment {
-  std::string map_key;     // the "ms" key (a UUID string)
-  std::string value_bytes; // encode_mounted_segment() output
+  std::string map_key;      // the "ms" key (a UUID string)
+  std::string value_bytes;  // encode_mounted_segment() output
 };
 
 // Assembles the raw payload from pre-encoded segments. Sorting is done here.

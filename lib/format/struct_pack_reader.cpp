@@ -4,9 +4,7 @@
 
 namespace moonquota::format {
 
-const char* payload_form_name(PayloadForm form) {
-  return form == PayloadForm::compact ? "compact" : "type-literal";
-}
+const char* payload_form_name(PayloadForm form) { return form == PayloadForm::compact ? "compact" : "type-literal"; }
 
 bool StructPackReader::fail(const std::string& message) {
   if (m_error.empty()) m_error = message + " at byte " + std::to_string(m_pos);

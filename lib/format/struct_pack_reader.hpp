@@ -32,10 +32,10 @@ struct StructPackHeader {
   PayloadForm form = PayloadForm::compact;
   bool has_metainfo = false;
   std::uint8_t metainfo = 0;
-  unsigned length_width = 1;      // bytes per length prefix
+  unsigned length_width = 1;  // bytes per length prefix
   bool has_total_len = false;
-  std::uint64_t total_len = 0;    // when has_total_len
-  std::size_t body_offset = 0;    // first byte of the body
+  std::uint64_t total_len = 0;  // when has_total_len
+  std::size_t body_offset = 0;  // first byte of the body
 };
 
 class StructPackReader {

@@ -29,20 +29,22 @@ std::string run_key(const RunRecord& r) { return "run/" + hex16(r.run_at_ms) + "
 std::string tenant_prefix(const std::string& tenant) { return "tenant/" + util::to_hex(tenant) + "/"; }
 
 json point_json(const TenantPoint& p) {
-  return {{"t", p.tenant_id}, {"e", p.expected_charged_bytes}, {"l", p.live_charged_bytes},
-          {"d", p.delta_bytes}, {"v", p.verdict},               {"w", p.within_tolerance}};
+  return {{"t", p.tenant_id}, {"e", p.expected_charged_bytes}, {"l", p.live_charged_bytes}, {"d", p.delta_bytes},
+          {"v", p.verdict},   {"w", p.within_tolerance}};
 }
 
 TenantPoint point_from(const json& j) {
-  return {j.at("t").get<std::string>(), j.at("e").get<std::uint64_t>(), j.at("l").get<std::uint64_t>(),
-          j.at("d").get<std::int64_t>(), j.at("v").get<std::string>(),  j.at("w").get<bool>()};
+  return {j.at("t").get<std::string>(),  j.at("e").get<std::uint64_t>(), j.at("l").get<std::uint64_t>(),
+          j.at("d").get<std::int64_t>(), j.at("v").get<std::string>(),   j.at("w").get<bool>()};
 }
 
 std::string run_json(const RunRecord& r) {
   json tenants = json::array();
   for (const auto& p : r.tenants) tenants.push_back(point_json(p));
-  json j = {{"run_at_ms", r.run_at_ms},       {"run_id", r.run_id},
-            {"live_source", r.live_source},   {"snapshot_id", r.snapshot_id},
+  json j = {{"run_at_ms", r.run_at_ms},
+            {"run_id", r.run_id},
+            {"live_source", r.live_source},
+            {"snapshot_id", r.snapshot_id},
             {"metadata_point_ms", r.metadata_point_ms ? json(*r.metadata_point_ms) : json(nullptr)},
             {"last_included_seq", r.last_included_seq},
             {"oplog_applied_seq", r.oplog_applied_seq},
@@ -60,7 +62,8 @@ TenantPoint encode_id(TenantPoint p) {
 
 std::string from_hex(const std::string& hex) {
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -85,9 +88,7 @@ util::Result<RunRecord> run_from(const std::string& key, const std::string& valu
       return util::Status::corruption("history key " + key + ": tenant count does not match");
     }
     return r;
-  } catch (const std::exception& e) {
-    return util::Status::corruption("history key " + key + ": " + e.what());
-  }
+  } catch (const std::exception& e) { return util::Status::corruption("history key " + key + ": " + e.what()); }
 }
 
 util::Status from_rocks(const rocksdb::Status& s, const std::string& what) {
@@ -161,7 +162,8 @@ util::Status HistoryStore::append(RunRecord& run) {
   rocksdb::WriteOptions w;
   w.sync = true;
   util::pause_point("history-write");
-  util::Status written = from_rocks(m_impl->db->Write(w, &batch), "history store " + m_impl->dir + ": cannot record run");
+  util::Status written =
+      from_rocks(m_impl->db->Write(w, &batch), "history store " + m_impl->dir + ": cannot record run");
   util::pause_point("history-written");
   return written;
 }

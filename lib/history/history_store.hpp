@@ -44,7 +44,7 @@ class HistoryStore {
     TenantPoint point;
   };
   [[nodiscard]] util::Result<std::vector<TimedPoint>> tenant_points(const std::string& tenant_id,
-                                                                   std::uint64_t since_ms = 0) const;
+                                                                    std::uint64_t since_ms = 0) const;
 
  private:
   struct Impl;

@@ -21,10 +21,10 @@ struct TenantPoint {
 };
 
 struct RunRecord {
-  std::uint64_t run_at_ms = 0;      // the live sample time (or the run time for saved responses)
-  std::string run_id;               // unique within the store; assigned by append() when empty
+  std::uint64_t run_at_ms = 0;  // the live sample time (or the run time for saved responses)
+  std::string run_id;           // unique within the store; assigned by append() when empty
   std::string live_source;
-  std::string snapshot_id;          // "" when the master would start empty
+  std::string snapshot_id;  // "" when the master would start empty
   std::optional<std::int64_t> metadata_point_ms;
   std::uint64_t last_included_seq = 0;
   std::uint64_t oplog_applied_seq = 0;  // promote path: the OpLog sequence replayed to; 0 otherwise

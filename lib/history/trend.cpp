@@ -2,9 +2,9 @@
 
 #include <charconv>
 #include <chrono>
-#include <thread>
 #include <cmath>
 #include <map>
+#include <thread>
 
 #include "history/history_store.hpp"
 
@@ -86,7 +86,8 @@ TrendTable analyse_trends(const std::vector<RunRecord>& runs, std::uint32_t pers
 
 util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t now_ms) {
   auto bad = [&] {
-    return util::Status::invalid_argument("--since '" + text + "': expected milliseconds since the epoch or an age "
+    return util::Status::invalid_argument("--since '" + text +
+                                          "': expected milliseconds since the epoch or an age "
                                           "like 90m, 24h, 7d");
   };
   if (text.empty()) return bad();

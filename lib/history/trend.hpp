@@ -23,9 +23,9 @@ struct TrendPoint {
 
 struct TenantTrend {
   std::string tenant_id;
-  std::vector<TrendPoint> points;   // oldest first, runs where the tenant appeared
-  std::uint32_t streak_runs = 0;    // latest consecutive runs outside tolerance with one sign
-  int streak_sign = 0;              // +1 live over, -1 live under, 0 none
+  std::vector<TrendPoint> points;  // oldest first, runs where the tenant appeared
+  std::uint32_t streak_runs = 0;   // latest consecutive runs outside tolerance with one sign
+  int streak_sign = 0;             // +1 live over, -1 live under, 0 none
   bool persistent = false;
   std::optional<double> rate_bytes_per_hour;  // rounded to whole bytes per hour
 };

@@ -153,8 +153,7 @@ void AllocatorIndex::check_replica(const format::ReplicaView& r, std::optional<s
     return;
   }
   std::uint8_t refs = seg->references[h.node_index].load(std::memory_order_relaxed);
-  while (refs < 255 && !seg->references[h.node_index].compare_exchange_weak(refs, refs + 1)) {
-  }
+  while (refs < 255 && !seg->references[h.node_index].compare_exchange_weak(refs, refs + 1)) {}
   if (!seg->used[h.node_index]) {
     report("handle-node-unused", "handle node " + std::to_string(h.node_index) + on + " is not in use");
   } else if (seg->data_offset[h.node_index] != h.offset) {
@@ -188,7 +187,8 @@ void AllocatorIndex::check_totals(FindingCollector& out) const {
     mismatch("allocated_size", seg->allocated_size, "cur_size", seg->cur_size);
     mismatch("cur_size", seg->cur_size, "the sum of MEMORY buffer sizes on the segment", seg->buffer_bytes.load());
     if (seg->used_units <= seg->size_units) {
-      mismatch("free_storage", seg->free_storage, "size minus the used nodes' sizes", seg->size_units - seg->used_units);
+      mismatch("free_storage", seg->free_storage, "size minus the used nodes' sizes",
+               seg->size_units - seg->used_units);
     } else {
       mismatch("the used nodes' total size", seg->used_units, "the allocator size", seg->size_units);
     }

@@ -7,9 +7,7 @@ bool ObjectFilter::matches(const format::ShardEntry& entry) const {
   if (tenant_id && obj.tenant_id != *tenant_id) return false;
   if (!key_prefix.empty() && obj.key.substr(0, key_prefix.size()) != key_prefix) return false;
   const bool decoded = entry.result->outcome == format::DecodeOutcome::decoded;
-  if (!decoded) {
-    return include_skipped && !replica_type && !status && min_size == 0 && !group_id;
-  }
+  if (!decoded) { return include_skipped && !replica_type && !status && min_size == 0 && !group_id; }
   if (obj.size < min_size) return false;
   if (group_id && obj.group_id != *group_id) return false;
   if (replica_type || status) {
@@ -61,8 +59,8 @@ bool ListingAnalyzer::end_shard(const restore::ShardContext& shard) {
 }
 
 util::Result<ListingResult> list_objects(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                         const restore::ScanOptions& options, const ObjectFilter& filter, std::uint64_t limit,
-                                         unsigned threads, ObjectSink sink) {
+                                         const restore::ScanOptions& options, const ObjectFilter& filter,
+                                         std::uint64_t limit, unsigned threads, ObjectSink sink) {
   OrderedObjectEmitter emitter(std::move(sink), limit);
   std::vector<ListingAnalyzer> analyzers(std::max(1u, threads), ListingAnalyzer(filter, emitter));
   std::vector<restore::ShardAnalyzer*> pointers;

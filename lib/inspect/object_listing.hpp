@@ -19,11 +19,11 @@ namespace moonquota::inspect {
 struct ObjectFilter {
   std::optional<std::string> tenant_id;
   std::string key_prefix;
-  std::optional<std::int8_t> replica_type;   // some replica has this type
-  std::optional<std::int16_t> status;        // some replica has this status
+  std::optional<std::int8_t> replica_type;  // some replica has this type
+  std::optional<std::int16_t> status;       // some replica has this status
   std::uint64_t min_size = 0;
-  std::optional<std::string> group_id;       // "" matches ungrouped objects
-  bool include_skipped = true;               // entries the master skips (only tenant/key known)
+  std::optional<std::string> group_id;  // "" matches ungrouped objects
+  bool include_skipped = true;          // entries the master skips (only tenant/key known)
 
   [[nodiscard]] bool matches(const format::ShardEntry& entry) const;
 };
@@ -31,10 +31,10 @@ struct ObjectFilter {
 struct ListedObject {
   std::uint32_t shard = 0;
   std::uint64_t entry_index = 0;
-  std::uint64_t sequence = 0;       // the shard blob's position in the file
+  std::uint64_t sequence = 0;  // the shard blob's position in the file
   bool skipped = false;
   std::string skip_reason;
-  model::ObjectRecord record;       // tenant_id and key always; the rest when decoded
+  model::ObjectRecord record;  // tenant_id and key always; the rest when decoded
 };
 
 // Called in order, on one thread at a time.

@@ -15,8 +15,7 @@ using model::Severity;
 bool is_leniency(const model::Finding& f) { return f.rule == format::k_rule_jsoncpp_leniency; }
 
 // Findings about the entries of one decoded batch (payload contents, op types).
-void audit_entries(const format::BatchRecord& batch, const std::string& key, OpLogAudit& out,
-                   std::uint64_t forms[2]) {
+void audit_entries(const format::BatchRecord& batch, const std::string& key, OpLogAudit& out, std::uint64_t forms[2]) {
   if (batch.batch_id == 1 && batch.entries.size() > 1) {
     out.findings.push_back({Severity::warning, key,
                             "batch 1 holds " + std::to_string(batch.entries.size()) +
@@ -44,7 +43,8 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
         for (const auto& r : p->replicas) {
           const bool buffer = r.variant <= format::payload_variant::nof;
           const std::uint64_t replica_size = buffer ? r.buffer_size : r.object_size;
-          if ((buffer || r.variant == format::payload_variant::disk || r.variant == format::payload_variant::local_disk) &&
+          if ((buffer || r.variant == format::payload_variant::disk ||
+               r.variant == format::payload_variant::local_disk) &&
               replica_size != p->size) {
             warn(std::string(format::payload_variant::name(r.variant)) + " replica " + std::to_string(r.id) + " size " +
                  std::to_string(replica_size) + " differs from the object size " + std::to_string(p->size) +
@@ -104,7 +104,8 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
       case source::OpLogKeyClass::legacy_latest:
       case source::OpLogKeyClass::legacy_snapshot: legacy = true; break;
       case source::OpLogKeyClass::malformed_batch:
-        out.findings.push_back({Severity::error, kv.key, "batch key without exactly 20 digits (skipped by the reader)"});
+        out.findings.push_back(
+            {Severity::error, kv.key, "batch key without exactly 20 digits (skipped by the reader)"});
         break;
       case source::OpLogKeyClass::malformed_legacy:
         out.findings.push_back({Severity::error, kv.key, "20-character key that is not numeric"});
@@ -132,7 +133,8 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
     } else {
       out.prefix = *p;
       if ((p->batch_id == 0) != (p->last_seq == 0)) {
-        out.findings.push_back({Severity::error, prefix_kv->key, "batch_id and last_seq must both be 0 or both non-zero"});
+        out.findings.push_back(
+            {Severity::error, prefix_kv->key, "batch_id and last_seq must both be 0 or both non-zero"});
       }
     }
   }
@@ -160,8 +162,9 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
       continue;
     }
     if (id != expected_id) {
-      out.findings.push_back({Severity::error, kv->key,
-                              "batch id gap: expected batch " + std::to_string(expected_id) + ", found " + std::to_string(id)});
+      out.findings.push_back(
+          {Severity::error, kv->key,
+           "batch id gap: expected batch " + std::to_string(expected_id) + ", found " + std::to_string(id)});
     }
     if (batch->first_seq != expected_seq) {
       out.findings.push_back({Severity::error, kv->key,
@@ -176,9 +179,10 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
     const auto walked = last_walked.value_or(std::pair<std::uint64_t, std::uint64_t>{0, 0});
     if (walked.first != out.prefix->batch_id || walked.second != out.prefix->last_seq) {
       out.findings.push_back({Severity::error, keys.root + "durable_prefix",
-                              "prefix {" + std::to_string(out.prefix->batch_id) + ", " + std::to_string(out.prefix->last_seq) +
-                                  "} does not match the walked history {" + std::to_string(walked.first) + ", " +
-                                  std::to_string(walked.second) + "}: a new Primary's writer refuses to start"});
+                              "prefix {" + std::to_string(out.prefix->batch_id) + ", " +
+                                  std::to_string(out.prefix->last_seq) + "} does not match the walked history {" +
+                                  std::to_string(walked.first) + ", " + std::to_string(walked.second) +
+                                  "}: a new Primary's writer refuses to start"});
     }
   }
   if (forms[0] > 0 && forms[1] > 0) {
@@ -249,13 +253,22 @@ util::Status dump_oplog(const source::OpLogKeySet& keys, const DumpFilter& filte
       util::Status s;
       if (e.op_type == format::op_type::put_end && !e.payload.empty()) {
         auto p = format::decode_metadata_payload(e.payload, &shape);
-        if (p.ok()) d.put_end = std::move(p).value(); else s = p.status();
+        if (p.ok())
+          d.put_end = std::move(p).value();
+        else
+          s = p.status();
       } else if (e.op_type == format::op_type::segment_mount || e.op_type == format::op_type::segment_update) {
         auto p = format::decode_segment_mount(e.payload, &shape);
-        if (p.ok()) d.segment = std::move(p).value(); else s = p.status();
+        if (p.ok())
+          d.segment = std::move(p).value();
+        else
+          s = p.status();
       } else if (e.op_type == format::op_type::segment_unmount) {
         auto p = format::decode_segment_unmount(e.payload, &shape);
-        if (p.ok()) d.unmount = std::move(p).value(); else s = p.status();
+        if (p.ok())
+          d.unmount = std::move(p).value();
+        else
+          s = p.status();
       }
       if (d.put_end || d.segment || d.unmount) d.form = shape.form;
       if (!s.ok()) d.payload_error = s.message();

@@ -30,11 +30,11 @@ struct OpLogAudit {
   std::string root;
   std::optional<format::DurablePrefix> prefix;
   std::uint64_t legacy_max_seq = 0;
-  std::uint64_t batch_count = 0;     // batch keys that decoded
+  std::uint64_t batch_count = 0;  // batch keys that decoded
   std::uint64_t entry_count = 0;
   std::vector<std::uint64_t> orphan_batches;
   std::map<std::string, std::uint64_t> key_classes;  // class name -> keys
-  model::Findings findings;          // errors, warnings, info
+  model::Findings findings;                          // errors, warnings, info
 };
 
 [[nodiscard]] OpLogAudit audit_oplog(const source::OpLogKeySet& keys);
@@ -51,9 +51,9 @@ struct OpLogSummary {
   std::uint64_t compact_payloads = 0;
   std::uint64_t literal_payloads = 0;
   // Replay from sequence 1 (no snapshot).
-  std::string replay_error;          // empty: the replay reached the prefix
+  std::string replay_error;  // empty: the replay reached the prefix
   std::uint64_t replay_applied_seq = 0;
-  restore::PromotionValidation state;         // objects, registry, non-COMPLETE replicas after replay
+  restore::PromotionValidation state;  // objects, registry, non-COMPLETE replicas after replay
 };
 
 [[nodiscard]] OpLogSummary summarize_oplog(const source::OpLogKeySet& keys);

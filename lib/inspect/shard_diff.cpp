@@ -35,7 +35,7 @@ class SideCollector final : public format::ShardVisitor {
         s.type = r.type;
         s.status = r.status;
         const bool memory = r.type == model::replica_type::memory;
-        s.location = std::string(memory ? r.segment_id
+        s.location = std::string(memory                                      ? r.segment_id
                                  : r.type == model::replica_type::local_disk ? r.client_id
                                                                              : r.file_path);
         s.bytes = memory ? r.mem_size : r.object_size;
@@ -127,8 +127,10 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < ea.size() || j < eb.size()) {
-    const bool take_a = j == eb.size() || (i < ea.size() && std::tie(ea[i].tenant, ea[i].key) < std::tie(eb[j].tenant, eb[j].key));
-    const bool take_b = i == ea.size() || (j < eb.size() && std::tie(eb[j].tenant, eb[j].key) < std::tie(ea[i].tenant, ea[i].key));
+    const bool take_a =
+        j == eb.size() || (i < ea.size() && std::tie(ea[i].tenant, ea[i].key) < std::tie(eb[j].tenant, eb[j].key));
+    const bool take_b =
+        i == ea.size() || (j < eb.size() && std::tie(eb[j].tenant, eb[j].key) < std::tie(ea[i].tenant, ea[i].key));
     ObjectChange change;
     if (take_a) {
       change.kind = ChangeKind::removed;

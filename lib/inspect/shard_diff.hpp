@@ -42,9 +42,9 @@ struct ObjectChange {
   ChangeKind kind = ChangeKind::changed;
   std::string tenant_id;
   std::string key;
-  std::optional<ObjectSummary> a;  // absent for `added`
-  std::optional<ObjectSummary> b;  // absent for `removed`
-  std::vector<std::string> fields; // for `changed`: "size", "replicas", "statuses", "decodable"
+  std::optional<ObjectSummary> a;   // absent for `added`
+  std::optional<ObjectSummary> b;   // absent for `removed`
+  std::vector<std::string> fields;  // for `changed`: "size", "replicas", "statuses", "decodable"
 };
 
 struct DiffCounts {
@@ -74,7 +74,6 @@ struct ShardDiff {
 [[nodiscard]] util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::string_view> a,
                                                  const format::SegmentTable& segments_a,
                                                  std::optional<std::string_view> b,
-                                                 const format::SegmentTable& segments_b,
-                                                 std::uint64_t restore_time_ms);
+                                                 const format::SegmentTable& segments_b, std::uint64_t restore_time_ms);
 
 }  // namespace moonquota::inspect

@@ -12,7 +12,9 @@ namespace moonquota::inspect {
 
 namespace {
 
-std::uint64_t saturate(util::u128 v) { return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v); }
+std::uint64_t saturate(util::u128 v) {
+  return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v);
+}
 
 std::vector<std::optional<format::ShardBlobLocation>> last_blobs(const restore::ScannedSnapshot& snap) {
   std::vector<std::optional<format::ShardBlobLocation>> out(util::k_metadata_shards);
@@ -92,19 +94,19 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
       std::optional<std::string_view> a;
       std::optional<std::string_view> b;
       if (blobs_a[shard]) {
-        util::Status s = restore::read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes, worker.compressed,
-                                         worker.raw_a);
+        util::Status s = restore::read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes,
+                                                  worker.compressed, worker.raw_a);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
         a = worker.raw_a.view();
       }
       if (blobs_b[shard]) {
-        util::Status s = restore::read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes, worker.compressed,
-                                         worker.raw_b);
+        util::Status s = restore::read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes,
+                                                  worker.compressed, worker.raw_b);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }
-      results[i] = diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table,
-                              options.scan.restore_time_ms);
+      results[i] =
+          diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, options.scan.restore_time_ms);
     });
     for (auto& r : results) {
       if (!r->ok()) return r->status();

@@ -48,9 +48,7 @@ struct DiffResult {
   std::vector<SegmentChange> segments;
   std::uint64_t shards_compared = 0;
 
-  [[nodiscard]] bool differs() const {
-    return counts.added + counts.removed + counts.changed > 0 || !segments.empty();
-  }
+  [[nodiscard]] bool differs() const { return counts.added + counts.removed + counts.changed > 0 || !segments.empty(); }
 };
 
 struct DiffOptions {

@@ -18,9 +18,9 @@ namespace moonquota::inspect {
 struct SelectedSnapshot {
   std::string snapshot_id;
   std::string snapshot_dir;
-  std::string catalog_root;              // "<store>/mooncake_master_snapshot/<cluster>/", or the parent of --snapshot-dir
-  bool from_catalog_latest = false;      // chosen as the master's first candidate
-  std::vector<std::string> candidates;   // the master's candidate order (catalog latest only)
+  std::string catalog_root;          // "<store>/mooncake_master_snapshot/<cluster>/", or the parent of --snapshot-dir
+  bool from_catalog_latest = false;  // chosen as the master's first candidate
+  std::vector<std::string> candidates;  // the master's candidate order (catalog latest only)
   model::Findings catalog_findings;
 };
 
@@ -35,9 +35,9 @@ struct SelectedSnapshot {
 // next candidates in order, decoded with restore::decode_candidate, or starts EMPTY.
 struct MasterVerdict {
   bool restores_inspected = false;
-  std::string rejection;                          // why the inspected snapshot is rejected
+  std::string rejection;                            // why the inspected snapshot is rejected
   std::vector<restore::CandidateAttempt> fallback;  // later candidates tried, in order
-  std::optional<std::string> restored_id;          // none: the master starts EMPTY
+  std::optional<std::string> restored_id;           // none: the master starts EMPTY
 };
 
 // `rejection` is empty when the master accepts the inspected snapshot.

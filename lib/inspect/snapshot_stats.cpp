@@ -48,7 +48,8 @@ void SnapshotStats::merge(const SnapshotStats& o) {
     t.memory_bytes = util::saturating_add(t.memory_bytes, u.memory_bytes);
     t.disk_bytes = util::saturating_add(t.disk_bytes, u.disk_bytes);
     t.local_disk_bytes = util::saturating_add(t.local_disk_bytes, u.local_disk_bytes);
-    t.charge_if_all_restored_bytes = util::saturating_add(t.charge_if_all_restored_bytes, u.charge_if_all_restored_bytes);
+    t.charge_if_all_restored_bytes =
+        util::saturating_add(t.charge_if_all_restored_bytes, u.charge_if_all_restored_bytes);
     t.biggest.merge(u.biggest);
   }
   for (std::size_t i = 0; i < shard_entries.size(); ++i) shard_entries[i] += o.shard_entries[i];
@@ -91,7 +92,8 @@ void StatsAnalyzer::on_entry(const format::ShardEntry& entry) {
     ReplicaTally& tally = m_stats.replicas[key];
     ++tally.replicas;
     tally.bytes = util::saturating_add(tally.bytes, replica_bytes(r));
-    if (r.type == model::replica_type::memory) tenant.memory_bytes = util::saturating_add(tenant.memory_bytes, r.mem_size);
+    if (r.type == model::replica_type::memory)
+      tenant.memory_bytes = util::saturating_add(tenant.memory_bytes, r.mem_size);
     if (r.type == model::replica_type::disk) tenant.disk_bytes = util::saturating_add(tenant.disk_bytes, r.object_size);
     if (r.type == model::replica_type::local_disk) {
       tenant.local_disk_bytes = util::saturating_add(tenant.local_disk_bytes, r.object_size);
@@ -142,7 +144,8 @@ std::vector<std::uint64_t> shard_fill_histogram(const std::array<std::uint64_t, 
 }
 
 util::Result<StatsScan> scan_stats(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                   const restore::ScanOptions& options, const StatsOptions& stats_options, unsigned threads) {
+                                   const restore::ScanOptions& options, const StatsOptions& stats_options,
+                                   unsigned threads) {
   std::vector<StatsAnalyzer> analyzers(std::max(1u, threads), StatsAnalyzer(stats_options));
   std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "restore/snapshot_reader.hpp"
 #include "inspect/top_k.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "util/hashing.hpp"
 
 namespace moonquota::inspect {
@@ -44,8 +44,8 @@ struct ReplicaTally {
 };
 
 struct TenantUsage {
-  std::uint64_t objects = 0;        // decoded entries
-  std::uint64_t skipped = 0;        // entries the master skips
+  std::uint64_t objects = 0;  // decoded entries
+  std::uint64_t skipped = 0;  // entries the master skips
   std::uint64_t replicas = 0;
   std::uint64_t logical_bytes = 0;  // sum of object sizes
   std::uint64_t memory_bytes = 0;
@@ -72,7 +72,8 @@ struct SnapshotStats {
   std::uint64_t with_checksum = 0;
   std::uint64_t all_replicas_complete = 0;
   std::map<std::pair<std::int8_t, std::int16_t>, ReplicaTally> replicas;  // (type, status)
-  std::map<std::pair<std::int8_t, std::int16_t>, std::uint64_t> objects;  // by (type, status) of its replicas, once each
+  std::map<std::pair<std::int8_t, std::int16_t>, std::uint64_t>
+      objects;  // by (type, status) of its replicas, once each
   std::map<std::uint8_t, std::uint64_t> objects_by_data_type;
   std::map<std::string, TenantUsage, std::less<>> tenants;
   std::array<std::uint64_t, util::k_metadata_shards> shard_entries{};
@@ -96,7 +97,8 @@ class StatsAnalyzer final : public restore::ShardAnalyzer {
 
 // Power-of-two fill histogram of the 1024 shards: bucket 0 = empty shards, bucket b >= 1 =
 // shards with [2^(b-1), 2^b) entries. Trailing empty buckets are dropped.
-[[nodiscard]] std::vector<std::uint64_t> shard_fill_histogram(const std::array<std::uint64_t, util::k_metadata_shards>& entries);
+[[nodiscard]] std::vector<std::uint64_t> shard_fill_histogram(
+    const std::array<std::uint64_t, util::k_metadata_shards>& entries);
 
 // Runs `threads` StatsAnalyzers over the snapshot and merges them.
 struct StatsScan {

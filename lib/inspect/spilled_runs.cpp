@@ -58,7 +58,8 @@ class RunReader {
     while (got < want) {
       const ssize_t n = ::pread(m_fd, m_buffer.data() + got, want - got, static_cast<off_t>(m_next + got));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return util::Status::io_error("reading verify's temporary file: " + (n < 0 ? errno_text() : "short read"));
+      if (n <= 0)
+        return util::Status::io_error("reading verify's temporary file: " + (n < 0 ? errno_text() : "short read"));
       got += static_cast<std::size_t>(n);
     }
     m_next += want;
@@ -120,7 +121,8 @@ bool SpilledRuns::add_run(std::uint32_t slot, std::uint64_t sequence, const std:
   }
   std::size_t done = 0;
   while (done < m_scratch.size()) {
-    const ssize_t n = ::pwrite(m_fd, m_scratch.data() + done, m_scratch.size() - done, static_cast<off_t>(m_end + done));
+    const ssize_t n =
+        ::pwrite(m_fd, m_scratch.data() + done, m_scratch.size() - done, static_cast<off_t>(m_end + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       m_status = util::Status::io_error("writing verify's temporary file in " + m_temp_dir + ": " +
@@ -171,7 +173,8 @@ util::Result<RepeatedValues> SpilledRuns::repeated(bool within_run, std::size_t 
         last_counted = true;
       }
       auto it = out.values.find(value);
-      if (it == out.values.end() && out.values.size() < max_kept) it = out.values.emplace(value, std::set<std::uint32_t>{}).first;
+      if (it == out.values.end() && out.values.size() < max_kept)
+        it = out.values.emplace(value, std::set<std::uint32_t>{}).first;
       if (it != out.values.end()) {
         it->second.insert(slot_of[last_reader]);
         it->second.insert(slot_of[reader]);

@@ -70,7 +70,14 @@ util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSet
   MQ_ASSIGN_OR_RETURN(RepeatedValues repeated, sets.replica_ids.repeated(true, max_kept));
   const auto& ids = repeated.values;
   if (repeated.total > ids.size()) {
-    out.add({model::Severity::error, "replica-id-duplicate", std::nullopt, 0, {}, {}, std::nullopt, "metadata",
+    out.add({model::Severity::error,
+             "replica-id-duplicate",
+             std::nullopt,
+             0,
+             {},
+             {},
+             std::nullopt,
+             "metadata",
              std::to_string(repeated.total) + " replica ids are used more than once; the first " +
                  std::to_string(ids.size()) + " are located below"});
   }
@@ -97,9 +104,15 @@ util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSet
     for (const auto& h : hits) {
       std::string others;
       for (std::uint32_t s : in) others += s == h.shard ? "" : " " + std::to_string(s);
-      out.add({model::Severity::error, "duplicate-key-across-shards", h.shard, h.entry, h.tenant_id, h.key,
-               std::nullopt, {}, "the same (tenant, key) is also in shard" + others +
-                                     ": both copies are restored and charged"});
+      out.add({model::Severity::error,
+               "duplicate-key-across-shards",
+               h.shard,
+               h.entry,
+               h.tenant_id,
+               h.key,
+               std::nullopt,
+               {},
+               "the same (tenant, key) is also in shard" + others + ": both copies are restored and charged"});
     }
   }
   for (const auto& [id, hits] : collector.id_hits) {
@@ -107,14 +120,28 @@ util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSet
     for (std::uint64_t d : discarded_ids) in_discarded += d == id ? 1 : 0;
     if (hits.size() + in_discarded < 2) continue;
     for (const auto& h : hits) {
-      out.add({model::Severity::error, "replica-id-duplicate", h.shard, h.entry, h.tenant_id, h.key, id, {},
+      out.add({model::Severity::error,
+               "replica-id-duplicate",
+               h.shard,
+               h.entry,
+               h.tenant_id,
+               h.key,
+               id,
+               {},
                "replica id " + std::to_string(id) + " is used by " + std::to_string(hits.size() + in_discarded) +
                    " replicas in this snapshot" + (in_discarded > 0 ? " (discarded replicas included)" : "")});
     }
     if (hits.empty()) {
-      out.add({model::Severity::error, "replica-id-duplicate", std::nullopt, 0, {}, {}, id, "discarded_replicas",
-               "replica id " + std::to_string(id) + " is used by " + std::to_string(in_discarded) +
-                   " discarded replicas"});
+      out.add(
+          {model::Severity::error,
+           "replica-id-duplicate",
+           std::nullopt,
+           0,
+           {},
+           {},
+           id,
+           "discarded_replicas",
+           "replica id " + std::to_string(id) + " is used by " + std::to_string(in_discarded) + " discarded replicas"});
     }
   }
   return {};
@@ -127,21 +154,42 @@ void check_segment_lists(const model::SegmentsPayload& segments, FindingCollecto
     keys.insert(s.map_key);
     if (s.status == model::segment_status::ok && s.has_allocator) ok_names.insert(s.name);
     if (s.status < model::segment_status::undefined || s.status > model::segment_status::unmounting) {
-      out.add({model::Severity::warning, "enum-range", std::nullopt, 0, {}, {}, std::nullopt, "segment " + s.map_key,
+      out.add({model::Severity::warning,
+               "enum-range",
+               std::nullopt,
+               0,
+               {},
+               {},
+               std::nullopt,
+               "segment " + s.map_key,
                "status " + std::to_string(s.status) + " is not a SegmentStatus"});
     }
   }
   for (const auto& name : segments.allocator_names) {
     if (ok_names.count(name) == 0) {
-      out.add({model::Severity::warning, "segment-names", std::nullopt, 0, {}, {}, std::nullopt, "segments \"an\"",
+      out.add({model::Severity::warning,
+               "segment-names",
+               std::nullopt,
+               0,
+               {},
+               {},
+               std::nullopt,
+               "segments \"an\"",
                "name '" + name + "' has no OK segment with an allocator"});
     }
   }
   for (const auto& [client, ids] : segments.client_segments) {
     for (const auto& id : ids) {
       if (keys.count(id) == 0) {
-        out.add({model::Severity::warning, "client-segments", std::nullopt, 0, {}, {}, std::nullopt,
-                 "segments \"cs\" " + client, "segment " + id + " is not in \"ms\""});
+        out.add({model::Severity::warning,
+                 "client-segments",
+                 std::nullopt,
+                 0,
+                 {},
+                 {},
+                 std::nullopt,
+                 "segments \"cs\" " + client,
+                 "segment " + id + " is not in \"ms\""});
       }
     }
   }
@@ -150,11 +198,25 @@ void check_segment_lists(const model::SegmentsPayload& segments, FindingCollecto
 void check_tasks(const std::vector<model::TaskRecord>& tasks, FindingCollector& out) {
   for (const auto& t : tasks) {
     if (t.type != model::task_type::replica_copy && t.type != model::task_type::replica_move) {
-      out.add({model::Severity::warning, "enum-range", std::nullopt, 0, {}, {}, std::nullopt, "task " + t.id,
+      out.add({model::Severity::warning,
+               "enum-range",
+               std::nullopt,
+               0,
+               {},
+               {},
+               std::nullopt,
+               "task " + t.id,
                "type " + std::to_string(t.type) + " is not a TaskType"});
     }
     if (t.status < model::task_status::pending || t.status > model::task_status::success) {
-      out.add({model::Severity::warning, "enum-range", std::nullopt, 0, {}, {}, std::nullopt, "task " + t.id,
+      out.add({model::Severity::warning,
+               "enum-range",
+               std::nullopt,
+               0,
+               {},
+               {},
+               std::nullopt,
+               "task " + t.id,
                "status " + std::to_string(t.status) + " is not a TaskStatus"});
     }
   }
@@ -177,7 +239,8 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   };
   header_options.decode_shards = false;
   header_options.decode_tasks = false;
-  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header, restore::scan_snapshot(snapshot_dir, snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
+                      restore::scan_snapshot(snapshot_dir, snapshot_id, header_options, {}));
   AllocatorIndex allocators(header.segments, std::move(node_tables));
   header = restore::ScannedSnapshot();
 
@@ -191,7 +254,8 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   }
   restore::ScanOptions scan_options = options.scan;
   scan_options.keep_allocator_blobs = false;
-  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap, restore::scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
+                      restore::scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
   MQ_RETURN_IF_ERROR(sets.replica_ids.status());
 
   VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0};
@@ -229,7 +293,14 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   MQ_RETURN_IF_ERROR(confirm_duplicates(result.snapshot, sets, options.scan.max_payload_bytes, discarded_ids,
                                         options.findings_per_rule, out));
   if (result.max_replica_id > 0 && result.snapshot.metadata.replica_next_id <= result.max_replica_id) {
-    out.add({model::Severity::error, "replica-next-id", std::nullopt, 0, {}, {}, std::nullopt, "metadata",
+    out.add({model::Severity::error,
+             "replica-next-id",
+             std::nullopt,
+             0,
+             {},
+             {},
+             std::nullopt,
+             "metadata",
              "replica_next_id " + std::to_string(result.snapshot.metadata.replica_next_id) +
                  " is not above the largest replica id " + std::to_string(result.max_replica_id) +
                  ": new replicas would reuse ids"});
@@ -237,7 +308,14 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   check_segment_lists(result.snapshot.segments, out);
   check_tasks(result.snapshot.tasks, out);
   if (result.snapshot.master_rejection) {
-    out.add({model::Severity::error, "master-rejects", std::nullopt, 0, {}, {}, std::nullopt, "snapshot",
+    out.add({model::Severity::error,
+             "master-rejects",
+             std::nullopt,
+             0,
+             {},
+             {},
+             std::nullopt,
+             "snapshot",
              *result.snapshot.master_rejection});
   }
   result.spilled_bytes = sets.replica_ids.bytes_written();

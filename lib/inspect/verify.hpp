@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "restore/snapshot_reader.hpp"
 #include "inspect/verify_findings.hpp"
+#include "restore/snapshot_reader.hpp"
 
 namespace moonquota::inspect {
 
@@ -25,7 +25,7 @@ struct VerifyOptions {
   restore::ScanOptions scan;
   unsigned threads = 1;
   std::size_t findings_per_rule = 1000;  // also caps the duplicate replica ids located
-  std::string temp_dir;                   // for the spilled replica ids (empty: $TMPDIR or /tmp)
+  std::string temp_dir;                  // for the spilled replica ids (empty: $TMPDIR or /tmp)
 };
 
 struct VerifyResult {
@@ -40,8 +40,8 @@ struct VerifyResult {
 
 // Errors: what restore::scan_snapshot returns (the master cannot decode the snapshot: exit 3).
 // `catalog_findings` (from select_snapshot) are folded in.
-[[nodiscard]] util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                         const VerifyOptions& options,
+[[nodiscard]] util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir,
+                                                         const std::string& snapshot_id, const VerifyOptions& options,
                                                          const model::Findings& catalog_findings);
 
 }  // namespace moonquota::inspect

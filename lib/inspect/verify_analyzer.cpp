@@ -60,8 +60,8 @@ void VerifyAnalyzer::on_entry(const format::ShardEntry& entry) {
   // A skipped object is reported by the shard decoder with its reason (rule "skipped-object").
   if (entry.result->outcome != format::DecodeOutcome::decoded) return;
   if (obj.layout_version != 4 && obj.layout_version != 5) {
-    add(model::Severity::info, "legacy-layout", "ObjectMetadata layout v" + std::to_string(obj.layout_version) +
-                                                    " (the current writer emits v4/v5)");
+    add(model::Severity::info, "legacy-layout",
+        "ObjectMetadata layout v" + std::to_string(obj.layout_version) + " (the current writer emits v4/v5)");
   }
   const std::uint32_t expected = util::metadata_shard_index(obj.tenant_id, obj.key, obj.group_id);
   if (expected != entry.shard_index) {
@@ -86,8 +86,8 @@ void VerifyAnalyzer::on_entry(const format::ShardEntry& entry) {
       m_object_ids.push_back(r.id);
     }
     if (r.status < model::replica_status::undefined || r.status > model::replica_status::failed) {
-      add(model::Severity::warning, "enum-range", "replica status " + std::to_string(r.status) + " is not a ReplicaStatus",
-          r.id);
+      add(model::Severity::warning, "enum-range",
+          "replica status " + std::to_string(r.status) + " is not a ReplicaStatus", r.id);
     }
     if (r.type == model::replica_type::memory) {
       m_allocators.check_replica(r, obj.size, proto, m_findings);

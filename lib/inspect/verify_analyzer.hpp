@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "inspect/allocator_check.hpp"
-#include "restore/snapshot_reader.hpp"
 #include "inspect/spilled_runs.hpp"
 #include "inspect/verify_findings.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "util/hashing.hpp"
 
 namespace moonquota::inspect {
@@ -41,7 +41,8 @@ struct ShardIdSets {
   std::mutex mutex;
   std::vector<std::uint64_t> sequence = std::vector<std::uint64_t>(util::k_metadata_shards, 0);
   std::vector<bool> present = std::vector<bool>(util::k_metadata_shards, false);
-  std::vector<std::vector<MisShardedKey>> mis_sharded = std::vector<std::vector<MisShardedKey>>(util::k_metadata_shards);
+  std::vector<std::vector<MisShardedKey>> mis_sharded =
+      std::vector<std::vector<MisShardedKey>>(util::k_metadata_shards);
   SpilledRuns replica_ids;
 };
 

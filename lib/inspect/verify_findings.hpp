@@ -16,13 +16,13 @@ namespace moonquota::inspect {
 
 struct VerifyFinding {
   model::Severity severity = model::Severity::error;
-  std::string rule;                     // stable id, e.g. "shard-index", "handle-offset"
-  std::optional<std::uint32_t> shard;   // object findings
-  std::uint64_t entry = 0;              // entry index inside the decompressed shard
+  std::string rule;                    // stable id, e.g. "shard-index", "handle-offset"
+  std::optional<std::uint32_t> shard;  // object findings
+  std::uint64_t entry = 0;             // entry index inside the decompressed shard
   std::string tenant_id;
   std::string key;
   std::optional<std::uint64_t> replica_id;
-  std::string location;                 // file-level findings: "segments", "segment 3-4", ...
+  std::string location;  // file-level findings: "segments", "segment 3-4", ...
   std::string message;
 };
 

@@ -34,12 +34,12 @@ struct Replica {
   std::uint64_t id = 0;
   std::int16_t status = replica_status::complete;
   std::int8_t type = replica_type::memory;
-  MemoryBuffer memory;               // type MEMORY
-  std::string file_path;             // DISK, DFS
-  std::uint64_t object_size = 0;     // DISK, LOCAL_DISK, DFS
-  std::string client_id;             // LOCAL_DISK
-  std::string transport_endpoint;    // LOCAL_DISK
-  std::uint64_t dfs_offset = 0;      // DFS
+  MemoryBuffer memory;             // type MEMORY
+  std::string file_path;           // DISK, DFS
+  std::uint64_t object_size = 0;   // DISK, LOCAL_DISK, DFS
+  std::string client_id;           // LOCAL_DISK
+  std::string transport_endpoint;  // LOCAL_DISK
+  std::uint64_t dfs_offset = 0;    // DFS
   std::uint64_t dfs_aligned_size = 0;
   std::int32_t dfs_shard_idx = 0;
 };
@@ -57,7 +57,7 @@ struct ObjectRecord {
   bool hard_pinned = false;
   std::string group_id;
   std::optional<std::uint64_t> checksum;
-  int layout_version = 4;   // 1..5 (§5.5); the writer emits 4 or 5
+  int layout_version = 4;     // 1..5 (§5.5); the writer emits 4 or 5
   bool legacy_entry = false;  // 2-element shard entry
 };
 
@@ -130,12 +130,12 @@ struct LocalDiskClient {
 struct SegmentsPayload {
   std::optional<std::int32_t> allocator_type;  // "ma"
   bool has_allocator_names = false;
-  std::vector<std::string> allocator_names;    // "an"
-  std::vector<MountedSegment> mounted;         // "ms", in file order
+  std::vector<std::string> allocator_names;  // "an"
+  std::vector<MountedSegment> mounted;       // "ms", in file order
   bool has_client_segments = false;
   std::vector<std::pair<std::string, std::vector<std::string>>> client_segments;  // "cs"
   bool has_local_disk = false;
-  std::vector<LocalDiskClient> local_disk;     // "ld"
+  std::vector<LocalDiskClient> local_disk;  // "ld"
 };
 
 struct TaskRecord {

@@ -40,8 +40,8 @@ struct AccountTable {
 // such tenants are left out unless they have a policy). `policy` maps tenant -> requested bytes.
 // Errors: refused when a tenant's charge exceeds 2^63-1 (the master throws
 // std::overflow_error("rebuilt tenant quota exceeds 2^63 - 1 bytes") and does not start).
-[[nodiscard]] util::Result<AccountTable> build_account_table(
-    const std::map<std::string, restore::TenantTally>& usage, const std::map<std::string, std::uint64_t>& policy,
-    std::uint64_t capacity_bytes);
+[[nodiscard]] util::Result<AccountTable> build_account_table(const std::map<std::string, restore::TenantTally>& usage,
+                                                             const std::map<std::string, std::uint64_t>& policy,
+                                                             std::uint64_t capacity_bytes);
 
 }  // namespace moonquota::quota

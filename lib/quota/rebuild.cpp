@@ -65,7 +65,8 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   std::map<std::string, std::uint64_t> policy;
   MQ_RETURN_IF_ERROR(load_policy(request, result, policy));
   if (request.path == MasterPath::promote) {
-    if (!request.oplog.given()) return util::Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+    if (!request.oplog.given())
+      return util::Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
     auto promoted = restore::promote_standby(request.selection, request.oplog, request.restore, request.replay);
     if (!promoted.ok()) return promoted.status();
     result.promote = std::move(promoted).value();
@@ -75,8 +76,8 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
     if (request.capacity.mode == CapacityMode::fixed_bytes) capacity = request.capacity.bytes;
     auto table = build_account_table(validation.tenants, policy, capacity);
     if (!table.ok()) {
-      return util::Status(table.status().code(), table.status().message() +
-                                                     " (the promotion's RebuildTenantQuotaUsageFromMetadata throws)");
+      return util::Status(table.status().code(),
+                          table.status().message() + " (the promotion's RebuildTenantQuotaUsageFromMetadata throws)");
     }
     result.table = std::move(table).value();
     return result;

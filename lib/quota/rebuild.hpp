@@ -33,9 +33,9 @@ struct RebuildRequest {
   std::optional<std::string> policy_file;  // none: empty policy, every tenant with objects is an orphan
   std::optional<std::string> policy_etcd;  // --policy-etcd HOST:PORT (a missing key: empty policy)
   CapacitySpec capacity;
-  MasterPath path = MasterPath::restore;   // promote needs an OpLog
-  source::OpLogSelection oplog;            // --oplog-etcd / --oplog-file
-  restore::ReplayOptions replay;           // --until-seq
+  MasterPath path = MasterPath::restore;  // promote needs an OpLog
+  source::OpLogSelection oplog;           // --oplog-etcd / --oplog-file
+  restore::ReplayOptions replay;          // --until-seq
 };
 
 struct RebuildResult {
@@ -49,9 +49,7 @@ struct RebuildResult {
   std::vector<std::string> policy_warnings;
   MasterPath path = MasterPath::restore;
   std::optional<restore::PromoteOutcome> promote;  // path promote only
-  [[nodiscard]] bool starts_empty() const {
-    return promote ? promote->starts_empty() : !outcome.state.has_value();
-  }
+  [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 
 // Path promote: standby bootstrap + OpLog replay + promotion validation (restore/promote_path.hpp);

@@ -78,7 +78,8 @@ std::vector<TenantDiff> diff_tenants(const quota::AccountTable& table, const std
   std::vector<TenantDiff> out;
   out.reserve(rows.size());
   for (auto& [id, d] : rows) {
-    d.delta_bytes = static_cast<std::int64_t>(d.live_charged_bytes) - static_cast<std::int64_t>(d.expected_charged_bytes);
+    d.delta_bytes =
+        static_cast<std::int64_t>(d.live_charged_bytes) - static_cast<std::int64_t>(d.expected_charged_bytes);
     classify(d, context);
     d.likely_causes = likely_causes(d, context);
     out.push_back(std::move(d));

@@ -35,9 +35,9 @@ struct TenantDiff {
   std::optional<quota::AccountRow> expected;  // the metadata row, if any
   std::optional<LiveTenantView> live;         // the live view, if listed in any reading
   std::uint64_t expected_charged_bytes = 0;
-  std::uint64_t live_charged_bytes = 0;       // minimum over readings
+  std::uint64_t live_charged_bytes = 0;  // minimum over readings
   std::uint64_t live_max_charged_bytes = 0;
-  std::int64_t delta_bytes = 0;               // live - expected
+  std::int64_t delta_bytes = 0;  // live - expected
   Verdict verdict = Verdict::match;
   bool within_tolerance = true;
   std::vector<std::string> flag_differences;  // "admission_closed: metadata false, live true"
@@ -55,7 +55,7 @@ struct VerdictCounts {
 // Context that turns a bare delta into an explanation.
 struct DiffContext {
   std::uint64_t tolerance_bytes = 0;
-  std::optional<std::int64_t> metadata_age_ms;   // live sample time - metadata point time
+  std::optional<std::int64_t> metadata_age_ms;  // live sample time - metadata point time
   std::uint64_t metadata_capacity_bytes = 0;
   std::optional<std::uint64_t> live_capacity_bytes;
   bool metadata_starts_empty = false;

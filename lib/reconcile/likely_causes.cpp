@@ -6,8 +6,9 @@ namespace {
 
 std::string age_text(std::int64_t age_ms) {
   const std::int64_t s = (age_ms < 0 ? -age_ms : age_ms) / 1000;
-  std::string span = s >= 3600 ? std::to_string(s / 3600) + " h" : s >= 60 ? std::to_string(s / 60) + " min"
-                                                                            : std::to_string(s) + " s";
+  std::string span = s >= 3600 ? std::to_string(s / 3600) + " h"
+                     : s >= 60 ? std::to_string(s / 60) + " min"
+                               : std::to_string(s) + " s";
   return age_ms >= 0 ? "metadata is " + span + " older than the live sample"
                      : "metadata is " + span + " newer than the live sample";
 }
@@ -29,21 +30,23 @@ void live_over(const TenantDiff& d, const DiffContext& ctx, std::vector<std::str
   if (ctx.tallies != nullptr) {
     auto it = ctx.tallies->find(d.tenant_id);
     if (it != ctx.tallies->end() && (it->second.dropped.non_complete > 0 || it->second.dropped.lease_expired > 0)) {
-      out.push_back("restore drops: " + std::to_string(it->second.dropped.non_complete) + " in-flight (non-COMPLETE) and " +
-                    std::to_string(it->second.dropped.lease_expired) +
+      out.push_back("restore drops: " + std::to_string(it->second.dropped.non_complete) +
+                    " in-flight (non-COMPLETE) and " + std::to_string(it->second.dropped.lease_expired) +
                     " lease-expired object(s) of this tenant are in the snapshot but dropped by a restore; a master "
                     "that wrote the snapshot still charges them");
     }
   }
-  out.push_back("in-flight writes: PutStart charges size x replicas up front; Copy/Move/promotion tasks hold pending "
-                "bytes; a size-changing Upsert holds old + new (transient: sample again with --samples)");
+  out.push_back(
+      "in-flight writes: PutStart charges size x replicas up front; Copy/Move/promotion tasks hold pending "
+      "bytes; a size-changing Upsert holds old + new (transient: sample again with --samples)");
   out.push_back("REMOVED replicas awaiting a durable OpLog finalize (HA mode) stay charged");
   out.push_back("COMPLETE replicas on a vanished segment (invalid handle) stay charged until next access");
   out.push_back("a leaked refund: grep the master log for 'tenant quota ledger error' and 'release mismatch'");
 }
 
 void live_under(const DiffContext& ctx, std::vector<std::string>& out) {
-  if (ctx.metadata_starts_empty) out.push_back("the modelled restore starts EMPTY: compare the table a restore would serve");
+  if (ctx.metadata_starts_empty)
+    out.push_back("the modelled restore starts EMPTY: compare the table a restore would serve");
   out.push_back("objects removed or evicted since the metadata point");
   out.push_back("a failed standby restore: the promoted master serves empty metadata with every charge 0");
   out.push_back("invalid-handle replicas erased on access since the snapshot");
@@ -78,11 +81,12 @@ std::vector<std::string> likely_causes(const TenantDiff& d, const DiffContext& c
     case Verdict::flags_mismatch:
       if (ctx.live_capacity_bytes && *ctx.live_capacity_bytes != ctx.metadata_capacity_bytes) {
         out.push_back("capacity drift: metadata capacity " + std::to_string(ctx.metadata_capacity_bytes) +
-                      " bytes, live gauge " + std::to_string(*ctx.live_capacity_bytes) +
-                      " (rerun with --capacity " + std::to_string(*ctx.live_capacity_bytes) + " to compare at the live capacity)");
+                      " bytes, live gauge " + std::to_string(*ctx.live_capacity_bytes) + " (rerun with --capacity " +
+                      std::to_string(*ctx.live_capacity_bytes) + " to compare at the live capacity)");
       }
-      out.push_back("stale recompute: effective quotas use the capacity of the last recompute; a segment status change "
-                    "does not recompute");
+      out.push_back(
+          "stale recompute: effective quotas use the capacity of the last recompute; a segment status change "
+          "does not recompute");
       out.push_back("the policy file given here differs from the master's connector policy");
       out.push_back("a policy change in progress (admission is closed until the next recompute)");
       break;

@@ -21,9 +21,9 @@ void check_rows(const LiveReading& r, model::Findings& out) {
       out.push_back({Severity::error, where(r), who + " breaks the bytewise order or is duplicated"});
     }
     if (t.over_quota != (t.charged_bytes > t.effective_quota_bytes)) {
-      out.push_back({Severity::error, where(r), who + ": over_quota is " + (t.over_quota ? "true" : "false") +
-                                                    " but charged " + std::to_string(t.charged_bytes) +
-                                                    " vs effective " + std::to_string(t.effective_quota_bytes)});
+      out.push_back({Severity::error, where(r),
+                     who + ": over_quota is " + (t.over_quota ? "true" : "false") + " but charged " +
+                         std::to_string(t.charged_bytes) + " vs effective " + std::to_string(t.effective_quota_bytes)});
     }
     if (t.admission_closed == t.has_explicit_policy) {
       out.push_back({Severity::warning, where(r),
@@ -74,12 +74,14 @@ void check_metrics(const LiveReading& m, const LiveReading* list, model::Finding
   }
   const auto& g = *m.metrics;
   if (g.requested_sum_bytes && *g.requested_sum_bytes != requested_sum) {
-    out.push_back({Severity::error, where(m), "requested_bytes_sum " + std::to_string(*g.requested_sum_bytes) +
-                                                  " != Σ requested " + std::to_string(requested_sum)});
+    out.push_back({Severity::error, where(m),
+                   "requested_bytes_sum " + std::to_string(*g.requested_sum_bytes) + " != Σ requested " +
+                       std::to_string(requested_sum)});
   }
   if (g.effective_sum_bytes && *g.effective_sum_bytes != effective_sum) {
-    out.push_back({Severity::error, where(m), "effective_bytes_sum " + std::to_string(*g.effective_sum_bytes) +
-                                                  " != Σ effective " + std::to_string(effective_sum)});
+    out.push_back({Severity::error, where(m),
+                   "effective_bytes_sum " + std::to_string(*g.effective_sum_bytes) + " != Σ effective " +
+                       std::to_string(effective_sum)});
   }
   if (g.capacity_bytes) check_effective(m, *g.capacity_bytes, out);
   if (list == nullptr) return;
@@ -89,7 +91,8 @@ void check_metrics(const LiveReading& m, const LiveReading* list, model::Finding
   for (const auto& t : m.tenants) {
     auto it = by_id.find(t.tenant_id);
     if (it == by_id.end()) {
-      out.push_back({Severity::warning, where(m), "tenant '" + t.tenant_id + "' has metric series but is not in the list"});
+      out.push_back(
+          {Severity::warning, where(m), "tenant '" + t.tenant_id + "' has metric series but is not in the list"});
       continue;
     }
     ++matched;

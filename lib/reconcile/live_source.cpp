@@ -52,8 +52,8 @@ util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::s
       if (rotate) index = (index + 1) % endpoints.clients.size();
       if ((attempt - 1) % n == 0) {  // a full round failed: back off before the next one
         std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-        backoff_ms = std::min(retry.max_backoff_ms, backoff_ms > retry.max_backoff_ms / 2 ? retry.max_backoff_ms
-                                                                                            : backoff_ms * 2);
+        backoff_ms = std::min(retry.max_backoff_ms,
+                              backoff_ms > retry.max_backoff_ms / 2 ? retry.max_backoff_ms : backoff_ms * 2);
       }
     }
     ++obs.requests;
@@ -72,8 +72,8 @@ util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::s
       endpoints.serving = index;
       return result;
     }
-    last = endpoints.clients.size() > 1 ? result.status().with_context(client.address().display + path)
-                                        : result.status();
+    last =
+        endpoints.clients.size() > 1 ? result.status().with_context(client.address().display + path) : result.status();
     endpoints.skipped[index] = last.message();
   }
   std::string context = "after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s");
@@ -121,17 +121,14 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
     obs.readings.push_back({ReadingKind::list, k, list_at, k_list_path, std::move(*rows), std::nullopt});
     if (!request.use_metrics) continue;
     const std::uint64_t metrics_at = now_ms();
-    auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, obs,
-                                                 [&](const HttpAnswer& a) -> util::Result<LiveReading> {
-                                                   if (a.status == 503) {
-                                                     return util::Status::unavailable("/metrics answered 503");
-                                                   }
-                                                   if (a.status != 200) {
-                                                     return util::Status::corruption(
-                                                         "/metrics answered HTTP " + std::to_string(a.status));
-                                                   }
-                                                   return metrics_reading(a.body, k_metrics_path, k, metrics_at);
-                                                 });
+    auto reading = fetch_with_retry<LiveReading>(
+        endpoints, false, k_metrics_path, request.retry, obs, [&](const HttpAnswer& a) -> util::Result<LiveReading> {
+          if (a.status == 503) { return util::Status::unavailable("/metrics answered 503"); }
+          if (a.status != 200) {
+            return util::Status::corruption("/metrics answered HTTP " + std::to_string(a.status));
+          }
+          return metrics_reading(a.body, k_metrics_path, k, metrics_at);
+        });
     if (!reading.ok()) return reading.status().with_context(display + k_metrics_path);
     obs.readings.push_back(std::move(*reading));
   }

@@ -30,12 +30,12 @@ struct RetryPolicy {
 };
 
 struct LiveRequest {
-  std::vector<std::string> master_urls;       // --master (repeatable: HA replicas); empty with saved responses
-  std::vector<std::string> list_files;        // --live-json (repeatable: one reading each)
-  std::vector<std::string> metrics_files;     // --live-metrics (repeatable)
-  bool use_metrics = true;                    // false: --no-metrics (list only)
-  std::uint32_t samples = 1;                  // --samples K (>= 1)
-  std::uint32_t interval_ms = 1000;           // --interval-ms T between samples
+  std::vector<std::string> master_urls;    // --master (repeatable: HA replicas); empty with saved responses
+  std::vector<std::string> list_files;     // --live-json (repeatable: one reading each)
+  std::vector<std::string> metrics_files;  // --live-metrics (repeatable)
+  bool use_metrics = true;                 // false: --no-metrics (list only)
+  std::uint32_t samples = 1;               // --samples K (>= 1)
+  std::uint32_t interval_ms = 1000;        // --interval-ms T between samples
   HttpTimeouts timeouts;
   RetryPolicy retry;
   std::optional<std::uint64_t> sampled_at_ms;  // --sampled-at: capture time of saved responses
@@ -45,35 +45,35 @@ enum class ReadingKind { list, metrics };
 
 struct LiveReading {
   ReadingKind kind = ReadingKind::list;
-  std::uint32_t sample = 0;                  // 0-based sample index
-  std::optional<std::uint64_t> at_ms;        // when it was taken (unknown for files without --sampled-at)
-  std::string origin;                        // URL path or file name
+  std::uint32_t sample = 0;            // 0-based sample index
+  std::optional<std::uint64_t> at_ms;  // when it was taken (unknown for files without --sampled-at)
+  std::string origin;                  // URL path or file name
   std::vector<LiveTenant> tenants;
-  std::optional<TenantMetrics> metrics;      // for metrics readings: globals and block presence
+  std::optional<TenantMetrics> metrics;  // for metrics readings: globals and block presence
 };
 
 // One tenant over every reading: absent from a reading means "not visible", i.e. charged 0.
 struct LiveTenantView {
-  LiveTenant last;                 // the latest list row (or metrics row without a list)
+  LiveTenant last;  // the latest list row (or metrics row without a list)
   std::uint64_t min_charged_bytes = 0;
   std::uint64_t max_charged_bytes = 0;
   std::uint32_t readings_present = 0;
 };
 
 struct LiveObservation {
-  std::string source;                         // URL, or the file names
+  std::string source;  // URL, or the file names
   std::uint32_t samples = 0;
-  std::uint32_t tenant_readings = 0;          // readings that carried tenant data
+  std::uint32_t tenant_readings = 0;  // readings that carried tenant data
   std::optional<std::uint64_t> first_sample_ms;
   std::optional<std::uint64_t> last_sample_ms;
-  std::uint32_t requests = 0;                 // HTTP requests made
-  std::uint32_t retries = 0;                  // of which repeated after a failure
-  std::uint32_t unavailable_answers = 0;      // 503s seen
+  std::uint32_t requests = 0;             // HTTP requests made
+  std::uint32_t retries = 0;              // of which repeated after a failure
+  std::uint32_t unavailable_answers = 0;  // 503s seen
   std::uint32_t transport_failures = 0;
   std::optional<std::uint64_t> capacity_bytes;  // the last capacity gauge seen
-  std::vector<LiveReading> readings;          // every reading, in order
-  std::vector<LiveTenantView> tenants;        // bytewise by id
-  model::Findings findings;                   // consistency checks on the live data alone
+  std::vector<LiveReading> readings;            // every reading, in order
+  std::vector<LiveTenantView> tenants;          // bytewise by id
+  model::Findings findings;                     // consistency checks on the live data alone
 };
 
 // Errors: invalid_argument (no source, bad URL), io_error / not_found (unreadable file),

@@ -9,7 +9,8 @@ namespace moonquota::reconcile {
 util::Result<MasterAddress> parse_master_url(const std::string& url) {
   std::string rest = url;
   if (rest.rfind("https://", 0) == 0) {
-    return util::Status::invalid_argument("--master '" + url + "': https is not supported (the admin port is plain HTTP)");
+    return util::Status::invalid_argument("--master '" + url +
+                                          "': https is not supported (the admin port is plain HTTP)");
   }
   if (rest.rfind("http://", 0) == 0) rest = rest.substr(7);
   if (!rest.empty() && rest.back() == '/') rest.pop_back();
@@ -23,7 +24,8 @@ util::Result<MasterAddress> parse_master_url(const std::string& url) {
     if (close == std::string::npos) return util::Status::invalid_argument("--master '" + url + "': unclosed '['");
     out.host = rest.substr(1, close - 1);
     if (close + 1 < rest.size()) {
-      if (rest[close + 1] != ':') return util::Status::invalid_argument("--master '" + url + "': expected ':' after ']'");
+      if (rest[close + 1] != ':')
+        return util::Status::invalid_argument("--master '" + url + "': expected ':' after ']'");
       port_text = rest.substr(close + 2);
     }
   } else {
@@ -96,9 +98,7 @@ util::Result<HttpAnswer> MasterClient::get(const std::string& path) {
     return util::Status::corruption("GET " + m_address.display + path + ": response body larger than " +
                                     std::to_string(m_max_body_bytes) + " bytes");
   }
-  if (!res) {
-    return util::Status::unavailable("GET " + m_address.display + path + ": " + describe(res.error()));
-  }
+  if (!res) { return util::Status::unavailable("GET " + m_address.display + path + ": " + describe(res.error())); }
   HttpAnswer answer;
   answer.status = res->status;
   answer.body = std::move(body);

@@ -11,9 +11,9 @@
 namespace moonquota::reconcile {
 
 struct MasterAddress {
-  std::string host;        // as given; IPv6 without brackets
-  int port = 9003;         // default metrics_port
-  std::string display;     // "http://host:port", for reports
+  std::string host;     // as given; IPv6 without brackets
+  int port = 9003;      // default metrics_port
+  std::string display;  // "http://host:port", for reports
 };
 
 // Accepts "http://HOST[:PORT][/]" and "HOST[:PORT]"; IPv6 as "[::1]:9003". Errors:

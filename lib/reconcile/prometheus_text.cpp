@@ -66,7 +66,8 @@ class LineParser {
       std::string_view ts = read_token();
       std::int64_t ms = 0;
       auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), ms);
-      if (ec != std::errc() || ptr != ts.data() + ts.size()) return error("an integer timestamp, found '" + std::string(ts) + "'");
+      if (ec != std::errc() || ptr != ts.data() + ts.size())
+        return error("an integer timestamp, found '" + std::string(ts) + "'");
       out.timestamp_ms = ms;
       skip_space();
       if (m_pos < m_line.size()) return error("the end of the line");
@@ -117,10 +118,14 @@ class LineParser {
       }
       if (m_pos >= m_line.size()) break;
       char e = m_line[m_pos++];
-      if (e == '\\') value.push_back('\\');
-      else if (e == '"') value.push_back('"');
-      else if (e == 'n') value.push_back('\n');
-      else return error("an escape \\\\, \\\" or \\n in a label value, found '\\" + std::string(1, e) + "'");
+      if (e == '\\')
+        value.push_back('\\');
+      else if (e == '"')
+        value.push_back('"');
+      else if (e == 'n')
+        value.push_back('\n');
+      else
+        return error("an escape \\\\, \\\" or \\n in a label value, found '\\" + std::string(1, e) + "'");
     }
     return error("a closing '\"' of a label value");
   }

@@ -32,7 +32,7 @@ namespace moonquota::reconcile {
 struct PromSample {
   std::string name;
   std::vector<std::pair<std::string, std::string>> labels;  // unescaped, in text order
-  std::string value_text;                                    // exactly as written
+  std::string value_text;                                   // exactly as written
   double value = 0;
   std::optional<std::int64_t> timestamp_ms;
   std::size_t line = 0;  // 1-based
@@ -42,7 +42,7 @@ struct PromSample {
 };
 
 struct PromExposition {
-  std::vector<PromSample> samples;         // text order
+  std::vector<PromSample> samples;           // text order
   std::map<std::string, std::string> types;  // from # TYPE
   std::map<std::string, std::string> help;   // from # HELP (unescaped)
 };

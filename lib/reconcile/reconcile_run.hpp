@@ -34,6 +34,7 @@ struct ReconcileReport {
 [[nodiscard]] util::Result<ReconcileReport> run_reconcile(const ReconcileRequest& request);
 
 // The diff step alone, for callers that already hold both sides.
-[[nodiscard]] ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std::uint64_t tolerance_bytes);
+[[nodiscard]] ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live,
+                                      std::uint64_t tolerance_bytes);
 
 }  // namespace moonquota::reconcile

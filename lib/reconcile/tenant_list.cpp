@@ -59,11 +59,13 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
   if (auto it = body.find("error_code"); it != body.end() && it->is_number_integer()) code = it->get<std::int64_t>();
   if (auto it = body.find("error_message"); it != body.end() && it->is_string()) message = it->get<std::string>();
   const std::string detail = "error_code " + std::to_string(code) + ", error_message \"" + message + "\"";
-  const bool inactive = http_status ? *http_status == 503 : (code == k_unavailable_in_current_mode &&
-                                                              message.find(k_inactive_message) != std::string::npos);
+  const bool inactive =
+      http_status ? *http_status == 503
+                  : (code == k_unavailable_in_current_mode && message.find(k_inactive_message) != std::string::npos);
   if (inactive) {
-    return util::Status::unavailable("the master answered 503 \"service plane is not active\": it is not the serving "
-                                     "leader (an HA standby or a master mid-failover)");
+    return util::Status::unavailable(
+        "the master answered 503 \"service plane is not active\": it is not the serving "
+        "leader (an HA standby or a master mid-failover)");
   }
   const bool mode_off = (!http_status || *http_status == 409) && code == k_unavailable_in_current_mode;
   if (mode_off) {
@@ -78,7 +80,8 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
 
 }  // namespace
 
-util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status, std::string_view body) {
+util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status,
+                                                                 std::string_view body) {
   if (http_status && *http_status == 503) return error_body_status(http_status, json::object());
   const std::string what =
       "live tenant list" + (http_status ? " (HTTP " + std::to_string(*http_status) + ")" : std::string());

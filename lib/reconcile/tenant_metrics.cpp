@@ -44,7 +44,8 @@ util::Status apply(const PromSample& s, Field field, std::uint64_t value, Partia
   const unsigned bit = 1u << static_cast<unsigned>(field);
   if (p.seen_mask & bit) return bad(s, "duplicate series for tenant '" + p.tenant.tenant_id + "'");
   p.seen_mask |= bit;
-  const bool is_flag = field == Field::admission_closed || field == Field::over_quota || field == Field::explicit_policy;
+  const bool is_flag =
+      field == Field::admission_closed || field == Field::over_quota || field == Field::explicit_policy;
   if (is_flag && value > 1) return bad(s, "flag value " + s.value_text + " is not 0 or 1");
   switch (field) {
     case Field::requested: p.tenant.requested_quota_bytes = value; break;
@@ -84,7 +85,7 @@ util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposit
     if (!value) return bad(s, "value '" + s.value_text + "' is not an exact unsigned integer");
     out.block_present = true;
     if (global) {
-      auto& slot = s.name == k_capacity ? out.capacity_bytes
+      auto& slot = s.name == k_capacity        ? out.capacity_bytes
                    : s.name == k_requested_sum ? out.requested_sum_bytes
                                                : out.effective_sum_bytes;
       MQ_RETURN_IF_ERROR(set_global(s, *value, slot));

@@ -18,7 +18,8 @@ Json summary_json(const inspect::ObjectSummary& o) {
   j["size"] = o.size;
   Json replicas = Json::array();
   for (const auto& r : o.replicas) {
-    Json rj = {{"id", r.id}, {"type", model::replica_type::name(r.type)}, {"status", model::replica_status::name(r.status)}};
+    Json rj = {
+        {"id", r.id}, {"type", model::replica_type::name(r.type)}, {"status", model::replica_status::name(r.status)}};
     put_bytes(rj, "location", r.location);
     rj["bytes"] = r.bytes;
     replicas.push_back(std::move(rj));
@@ -122,10 +123,16 @@ void DiffWriter::end(const inspect::DiffResult& r, std::uint64_t restore_time_ms
   if (m_format == OutputFormat::json) {
     Json j;
     j["schema"] = "snapshot-inspect-diff/1";
-    j["a"] = {{"snapshot_id", r.a.snapshot_id}, {"snapshot_dir", m_a}, {"tasks", r.a.tasks.size()},
-              {"discarded_items", r.a.metadata.discarded.size()}, {"replica_next_id", r.a.metadata.replica_next_id}};
-    j["b"] = {{"snapshot_id", r.b.snapshot_id}, {"snapshot_dir", m_b}, {"tasks", r.b.tasks.size()},
-              {"discarded_items", r.b.metadata.discarded.size()}, {"replica_next_id", r.b.metadata.replica_next_id}};
+    j["a"] = {{"snapshot_id", r.a.snapshot_id},
+              {"snapshot_dir", m_a},
+              {"tasks", r.a.tasks.size()},
+              {"discarded_items", r.a.metadata.discarded.size()},
+              {"replica_next_id", r.a.metadata.replica_next_id}};
+    j["b"] = {{"snapshot_id", r.b.snapshot_id},
+              {"snapshot_dir", m_b},
+              {"tasks", r.b.tasks.size()},
+              {"discarded_items", r.b.metadata.discarded.size()},
+              {"replica_next_id", r.b.metadata.replica_next_id}};
     j["a"]["master_rejection"] = r.a.master_rejection ? Json(*r.a.master_rejection) : Json(nullptr);
     j["b"]["master_rejection"] = r.b.master_rejection ? Json(*r.b.master_rejection) : Json(nullptr);
     j["restore_time_ms"] = restore_time_ms;
@@ -140,8 +147,8 @@ void DiffWriter::end(const inspect::DiffResult& r, std::uint64_t restore_time_ms
   }
   if (m_limit != 0 && m_written > m_limit) m_out << "... " << (m_written - m_limit) << " more changes (--limit)\n";
   m_out << (m_written > 0 ? "\n" : "") << "objects:  " << r.counts.added << " added, " << r.counts.removed
-        << " removed, " << r.counts.changed << " changed, " << r.counts.unchanged << " unchanged ("
-        << r.shards_compared << " shards compared)\n";
+        << " removed, " << r.counts.changed << " changed, " << r.counts.unchanged << " unchanged (" << r.shards_compared
+        << " shards compared)\n";
   m_out << "tasks:    " << r.a.tasks.size() << " -> " << r.b.tasks.size() << "; discarded items "
         << r.a.metadata.discarded.size() << " -> " << r.b.metadata.discarded.size() << "; replica_next_id "
         << r.a.metadata.replica_next_id << " -> " << r.b.metadata.replica_next_id << "\n";
@@ -153,7 +160,8 @@ void DiffWriter::end(const inspect::DiffResult& r, std::uint64_t restore_time_ms
       t.add_column(h, util::TextTable::Align::right);
     }
     for (const auto& tj : tenants) {
-      t.add_row({util::printable(tj["tenant_id"].get<std::string>()), std::to_string(tj["restored_objects_a"].get<std::uint64_t>()),
+      t.add_row({util::printable(tj["tenant_id"].get<std::string>()),
+                 std::to_string(tj["restored_objects_a"].get<std::uint64_t>()),
                  std::to_string(tj["restored_objects_b"].get<std::uint64_t>()),
                  std::to_string(tj["charged_bytes_a"].get<std::uint64_t>()),
                  std::to_string(tj["charged_bytes_b"].get<std::uint64_t>()),

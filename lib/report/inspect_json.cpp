@@ -112,8 +112,10 @@ Json segment_json(const model::MountedSegment& s, bool full) {
   j["host_id"] = s.host_id ? Json(*s.host_id) : Json(nullptr);
   if (s.allocator) {
     const auto& a = *s.allocator;
-    Json alloc = {{"segment_name", a.segment_name},  {"base", a.base},
-                  {"total_size", a.total_size},      {"cur_size", a.cur_size},
+    Json alloc = {{"segment_name", a.segment_name},
+                  {"base", a.base},
+                  {"total_size", a.total_size},
+                  {"cur_size", a.cur_size},
                   {"transport_endpoint", a.transport_endpoint}};
     const auto& o = a.offset;
     Json offset = {{"base", o.base},

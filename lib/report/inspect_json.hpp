@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "restore/snapshot_reader.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "model/snapshot_types.hpp"
 #include "report/output_format.hpp"
 #include "restore/restored_state.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "util/checked_math.hpp"
 
 namespace moonquota::report {

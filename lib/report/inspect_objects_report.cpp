@@ -84,7 +84,8 @@ void begin_dump(const InspectContext& ctx, const restore::ScannedSnapshot& snap,
   for (const auto& s : snap.segments.mounted) ms.push_back(segment_json(s, true));
   segments["ms"] = std::move(ms);
   Json cs = Json::array();
-  for (const auto& [client, ids] : snap.segments.client_segments) cs.push_back({{"client_id", client}, {"segments", ids}});
+  for (const auto& [client, ids] : snap.segments.client_segments)
+    cs.push_back({{"client_id", client}, {"segments", ids}});
   segments["cs"] = snap.segments.has_client_segments ? cs : Json(nullptr);
   Json ld = Json::array();
   for (const auto& c : snap.segments.local_disk) {

@@ -19,8 +19,7 @@ namespace {
 
 using util::Status;
 
-util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag,
-                                      const model::EnumTable& names) {
+util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag, const model::EnumTable& names) {
   if (auto value = names.parse(text)) return *value;
   try {
     std::size_t used = 0;

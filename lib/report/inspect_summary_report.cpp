@@ -107,9 +107,11 @@ void render_header_text(const InspectContext& ctx, const restore::ScannedSnapsho
   } else {
     out << "master:      REJECTS this snapshot: " << v.rejection << "\n";
     for (const auto& a : v.fallback) {
-      out << "             then " << a.snapshot_id << ": " << (a.restored ? "restored" : "rejected: " + a.reason) << "\n";
+      out << "             then " << a.snapshot_id << ": " << (a.restored ? "restored" : "rejected: " + a.reason)
+          << "\n";
     }
-    out << "             " << (v.restored_id ? "=> the master restores " + *v.restored_id : std::string("=> the master starts EMPTY"))
+    out << "             "
+        << (v.restored_id ? "=> the master restores " + *v.restored_id : std::string("=> the master starts EMPTY"))
         << "\n";
   }
 }
@@ -132,14 +134,21 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
                      {"decompressed_shard_bytes", snap.metadata.decompressed_shard_bytes},
                      {"replica_next_id", snap.metadata.replica_next_id},
                      {"shard_fill_histogram", histogram}};
-    j["objects"] = {{"entries", st.entries},        {"decoded", st.decoded},
-                    {"skipped", st.skipped},        {"all_replicas_complete", st.all_replicas_complete},
-                    {"grouped", st.grouped},        {"hard_pinned", st.hard_pinned},
+    j["objects"] = {{"entries", st.entries},
+                    {"decoded", st.decoded},
+                    {"skipped", st.skipped},
+                    {"all_replicas_complete", st.all_replicas_complete},
+                    {"grouped", st.grouped},
+                    {"hard_pinned", st.hard_pinned},
                     {"with_checksum", st.with_checksum}};
     Json by_type = Json::array();
     for (const auto& [k, v] : st.replicas) {
-      by_type.push_back({{"type", k.first}, {"type_name", type_name(k.first)}, {"status", k.second},
-                         {"status_name", status_name(k.second)}, {"replicas", v.replicas}, {"bytes", v.bytes},
+      by_type.push_back({{"type", k.first},
+                         {"type_name", type_name(k.first)},
+                         {"status", k.second},
+                         {"status_name", status_name(k.second)},
+                         {"replicas", v.replicas},
+                         {"bytes", v.bytes},
                          {"objects", st.objects.count(k) ? st.objects.at(k) : 0}});
     }
     j["replicas_by_type_status"] = std::move(by_type);
@@ -155,7 +164,9 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
     j["tenants"] = std::move(tenants);
     Json seg_status = Json::array();
     for (const auto& [s, v] : segs) {
-      seg_status.push_back({{"status", s}, {"status_name", model::segment_status::name(s)}, {"segments", v.segments},
+      seg_status.push_back({{"status", s},
+                            {"status_name", model::segment_status::name(s)},
+                            {"segments", v.segments},
                             {"bytes", v.bytes}});
     }
     j["segments"] = {{"count", snap.segments.mounted.size()},
@@ -163,10 +174,14 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
                      {"by_status", std::move(seg_status)}};
     Json task_rows = Json::array();
     for (const auto& [k, n] : tasks) {
-      task_rows.push_back({{"type", k.first}, {"type_name", task_type_name(k.first)}, {"status", k.second},
-                           {"status_name", task_status_name(k.second)}, {"tasks", n}});
+      task_rows.push_back({{"type", k.first},
+                           {"type_name", task_type_name(k.first)},
+                           {"status", k.second},
+                           {"status_name", task_status_name(k.second)},
+                           {"tasks", n}});
     }
-    j["tasks"] = {{"count", snap.tasks.size()}, {"skipped", snap.tasks_skipped}, {"by_type_status", std::move(task_rows)}};
+    j["tasks"] = {
+        {"count", snap.tasks.size()}, {"skipped", snap.tasks_skipped}, {"by_type_status", std::move(task_rows)}};
     j["discarded_replicas"] = {{"items", snap.metadata.discarded.size()},
                                {"replicas", discarded_replicas},
                                {"mem_size_bytes", discarded_bytes}};
@@ -213,15 +228,15 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
   out << "\ntenants:\n";
   TextTable ten;
   ten.add_column("tenant", L);
-  for (const char* h : {"objects", "skipped", "memory_bytes", "disk_bytes", "local_disk_bytes", "restored", "charged_bytes",
-                        "non_complete", "lease_expired", "undecodable"}) {
+  for (const char* h : {"objects", "skipped", "memory_bytes", "disk_bytes", "local_disk_bytes", "restored",
+                        "charged_bytes", "non_complete", "lease_expired", "undecodable"}) {
     ten.add_column(h, R);
   }
   for (const auto& row : tenant_rows(scan)) {
     Json t = tenant_json(row);
     ten.add_row({text_of(row.tenant_id), num(t["objects"]), num(t["skipped"]), num(t["memory_bytes"]),
-                 num(t["disk_bytes"]), num(t["local_disk_bytes"]), num(t["restored_objects"]),
-                 num(t["charged_bytes"]), num(t["dropped"]["non_complete"]), num(t["dropped"]["lease_expired"]),
+                 num(t["disk_bytes"]), num(t["local_disk_bytes"]), num(t["restored_objects"]), num(t["charged_bytes"]),
+                 num(t["dropped"]["non_complete"]), num(t["dropped"]["lease_expired"]),
                  num(t["dropped"]["undecodable"])});
   }
   ten.render(out);
@@ -229,12 +244,14 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
       << " bytes";
   for (const auto& [s, v] : segs) out << "; " << model::segment_status::name(s) << " " << v.segments;
   out << "\ntasks:       " << snap.tasks.size();
-  for (const auto& [k, n] : tasks) out << "; " << task_type_name(k.first) << "/" << task_status_name(k.second) << " " << n;
+  for (const auto& [k, n] : tasks)
+    out << "; " << task_type_name(k.first) << "/" << task_status_name(k.second) << " " << n;
   out << "\ndiscarded:   " << snap.metadata.discarded.size() << " items, " << discarded_replicas << " replicas, "
       << discarded_bytes << " bytes (never charged)\n";
   out << "restore:     at " << ctx.restore_time_ms << " ms the master keeps " << snap.restored_objects
       << " objects and drops " << snap.dropped.non_complete << " (a replica not COMPLETE), "
-      << snap.dropped.lease_expired << " (lease expired), " << snap.dropped.undecodable << " (skipped by the decoder)\n";
+      << snap.dropped.lease_expired << " (lease expired), " << snap.dropped.undecodable
+      << " (skipped by the decoder)\n";
   const Json counts = finding_counts_json(snap.findings);
   out << "findings:    " << counts["errors"] << " errors, " << counts["warnings"] << " warnings, " << counts["info"]
       << " info from the decoders (run `verify` for the full check)\n";
@@ -258,13 +275,13 @@ void render_tenants(const InspectContext& ctx, const inspect::StatsScan& scan, O
   out << "\n";
   for (const auto& row : rows) {
     Json t = tenant_json(row);
-    out << "tenant " << text_of(row.tenant_id) << ": " << t["objects"] << " objects (" << t["skipped"]
-        << " skipped), " << t["replicas"] << " replicas, " << t["logical_bytes"] << " logical bytes\n";
+    out << "tenant " << text_of(row.tenant_id) << ": " << t["objects"] << " objects (" << t["skipped"] << " skipped), "
+        << t["replicas"] << " replicas, " << t["logical_bytes"] << " logical bytes\n";
     out << "  MEMORY " << t["memory_bytes"] << " B, DISK " << t["disk_bytes"] << " B, LOCAL_DISK "
         << t["local_disk_bytes"] << " B\n";
-    out << "  restore: " << t["restored_objects"] << " objects kept, charged " << t["charged_bytes"]
-        << " B; dropped " << t["dropped"]["non_complete"] << " non-complete, " << t["dropped"]["lease_expired"]
-        << " lease-expired, " << t["dropped"]["undecodable"] << " undecodable\n";
+    out << "  restore: " << t["restored_objects"] << " objects kept, charged " << t["charged_bytes"] << " B; dropped "
+        << t["dropped"]["non_complete"] << " non-complete, " << t["dropped"]["lease_expired"] << " lease-expired, "
+        << t["dropped"]["undecodable"] << " undecodable\n";
     for (const auto& o : row.usage ? row.usage->biggest.sorted() : std::vector<inspect::RankedObject>{}) {
       out << "  biggest: " << o.size << " B  " << text_of(o.key) << " (shard " << o.shard << ")\n";
     }
@@ -418,8 +435,9 @@ void render_tasks(const InspectContext& ctx, const restore::ScannedSnapshot& sna
   for (const char* h : {"created_at_ms", "last_updated_at_ms"}) t.add_column(h, R);
   t.add_column("payload", L);
   for (const auto& task : snap.tasks) {
-    t.add_row({text_of(task.id), task_type_name(task.type), task_status_name(task.status), text_of(task.assigned_client),
-               std::to_string(task.created_at_ms), std::to_string(task.last_updated_at_ms), text_of(task.payload)});
+    t.add_row({text_of(task.id), task_type_name(task.type), task_status_name(task.status),
+               text_of(task.assigned_client), std::to_string(task.created_at_ms),
+               std::to_string(task.last_updated_at_ms), text_of(task.payload)});
   }
   t.render(out);
 }

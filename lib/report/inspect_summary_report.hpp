@@ -12,8 +12,8 @@
 namespace moonquota::report {
 
 // `summary` is summarize_snapshot(scan).
-void render_summary(const InspectContext& context, const inspect::StatsScan& scan, const inspect::SnapshotSummary& summary,
-                    OutputFormat format, std::ostream& out);
+void render_summary(const InspectContext& context, const inspect::StatsScan& scan,
+                    const inspect::SnapshotSummary& summary, OutputFormat format, std::ostream& out);
 void render_tenants(const InspectContext& context, const inspect::StatsScan& scan, OutputFormat format,
                     std::ostream& out);
 // The N largest objects (scan.stats.top_objects) ranked by `by`.

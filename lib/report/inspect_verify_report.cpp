@@ -86,9 +86,8 @@ void render_verify(const InspectContext& ctx, const inspect::VerifyResult& resul
   }
   if (!counts.empty()) t.render(out);
   out << "verdict:     " << (result.failed() ? "FAILED" : "passed") << " ("
-      << result.findings.count(model::Severity::error) << " errors, "
-      << result.findings.count(model::Severity::warning) << " warnings, "
-      << result.findings.count(model::Severity::info) << " info)\n";
+      << result.findings.count(model::Severity::error) << " errors, " << result.findings.count(model::Severity::warning)
+      << " warnings, " << result.findings.count(model::Severity::info) << " info)\n";
 }
 
 }  // namespace moonquota::report

@@ -95,7 +95,8 @@ void render_oplog_audit_text(const inspect::OpLogAudit& a, std::ostream& out) {
   for (auto s : {model::Severity::error, model::Severity::warning, model::Severity::info}) {
     for (const auto& f : a.findings) {
       if (f.severity == s) {
-        out << model::severity_name(s) << ": " << util::printable(f.location) << ": " << util::printable(f.message) << "\n";
+        out << model::severity_name(s) << ": " << util::printable(f.location) << ": " << util::printable(f.message)
+            << "\n";
       }
     }
   }
@@ -149,13 +150,15 @@ void render_oplog_summary_text(const inspect::OpLogSummary& s, std::ostream& out
   for (const auto& [t, n] : s.entries_by_tenant) tenants.add_row({util::printable(t), std::to_string(n)});
   out << "\n";
   tenants.render(out);
-  out << "\nreplay:    " << (s.replay_error.empty() ? "reached sequence " + std::to_string(s.replay_applied_seq)
-                                                   : "FAILED: " + s.replay_error)
+  out << "\nreplay:    "
+      << (s.replay_error.empty() ? "reached sequence " + std::to_string(s.replay_applied_seq)
+                                 : "FAILED: " + s.replay_error)
       << "\n";
   out << "state:     " << s.state.objects << " objects (" << s.state.placeholders << " placeholders), "
       << s.state.registry_segments << " segments (" << s.state.registry_memory_segments << " memory, "
       << s.state.registry_memory_capacity_bytes << " bytes)\n";
-  for (const auto& [kind, n] : s.state.non_complete) out << "note:      " << n << " objects hold " << kind << " replicas\n";
+  for (const auto& [kind, n] : s.state.non_complete)
+    out << "note:      " << n << " objects hold " << kind << " replicas\n";
   out << "promotion: " << (s.state.ok ? "validation ok" : "validation FAILS: " + s.state.failure) << "\n";
 }
 

@@ -12,9 +12,9 @@ using nlohmann::ordered_json;
 ordered_json replay_json(const restore::ReplayResult& replay, const quota::RebuildResult& r) {
   ordered_json j;
   j["origin"] = replay.origin;
-  j["durable_prefix"] = replay.prefix ? ordered_json{{"batch_id", replay.prefix->batch_id},
-                                                     {"last_seq", replay.prefix->last_seq}}
-                                      : ordered_json(nullptr);
+  j["durable_prefix"] = replay.prefix
+                            ? ordered_json{{"batch_id", replay.prefix->batch_id}, {"last_seq", replay.prefix->last_seq}}
+                            : ordered_json(nullptr);
   j["replayed_from_seq"] = replay.first_expected;
   j["applied_seq"] = replay.applied_seq;
   j["until_seq"] = r.promote && replay.stopped_by_until_seq ? ordered_json(replay.applied_seq) : ordered_json(nullptr);
@@ -56,10 +56,11 @@ ordered_json promotion_json(const quota::RebuildResult& r) {
                     {"failure", b.failure.empty() ? ordered_json(nullptr) : ordered_json(b.failure)},
                     {"started_empty", !b.loaded},
                     {"objects_loaded", b.objects_loaded},
-                    {"dropped", {{"size_zero", b.dropped.size_zero},
-                                 {"lease_expired", b.dropped.lease_expired},
-                                 {"non_complete", b.dropped.non_complete},
-                                 {"invalid_memory", b.dropped.invalid_memory}}}};
+                    {"dropped",
+                     {{"size_zero", b.dropped.size_zero},
+                      {"lease_expired", b.dropped.lease_expired},
+                      {"non_complete", b.dropped.non_complete},
+                      {"invalid_memory", b.dropped.invalid_memory}}}};
   j["oplog"] = replay_json(p.replay, r);
   const auto& v = p.validation;
   ordered_json non_complete = ordered_json::object();
@@ -70,9 +71,10 @@ ordered_json promotion_json(const quota::RebuildResult& r) {
                      {"placeholders", v.placeholders},
                      {"legacy_scoped_keys", v.legacy_scoped_keys},
                      {"objects_with_non_complete_replicas", std::move(non_complete)},
-                     {"registry", {{"segments", v.registry_segments},
-                                   {"memory_segments", v.registry_memory_segments},
-                                   {"memory_capacity_bytes", v.registry_memory_capacity_bytes}}}};
+                     {"registry",
+                      {{"segments", v.registry_segments},
+                       {"memory_segments", v.registry_memory_segments},
+                       {"memory_capacity_bytes", v.registry_memory_capacity_bytes}}}};
   j["over_quota_tenants"] = over_quota_tenants(r);
   return j;
 }
@@ -90,8 +92,8 @@ void render_promotion_header(const quota::RebuildResult& r, std::ostream& out) {
     out << "standby:   the catalog names no snapshot: the standby starts empty and replays from sequence 1\n";
   } else {
     out << "standby:   snapshot " << *b.snapshot_id << " loaded with the standby rules: " << b.objects_loaded
-        << " objects, last_included_seq " << b.last_included_seq << " (dropped: " << b.dropped.size_zero
-        << " size-0, " << b.dropped.lease_expired << " lease-expired, " << b.dropped.non_complete << " non-complete, "
+        << " objects, last_included_seq " << b.last_included_seq << " (dropped: " << b.dropped.size_zero << " size-0, "
+        << b.dropped.lease_expired << " lease-expired, " << b.dropped.non_complete << " non-complete, "
         << b.dropped.invalid_memory << " invalid-memory)\n";
   }
   const auto& rp = p.replay;
@@ -103,8 +105,7 @@ void render_promotion_header(const quota::RebuildResult& r, std::ostream& out) {
   }
   out << "; replayed " << rp.first_expected << ".." << rp.applied_seq << " (" << rp.batches_decoded
       << " batches decoded, placeholders " << rp.counters.empty_placeholders << " empty + "
-      << rp.counters.undecodable_placeholders << " undecodable, " << rp.counters.segment_noops
-      << " segment no-ops)\n";
+      << rp.counters.undecodable_placeholders << " undecodable, " << rp.counters.segment_noops << " segment no-ops)\n";
   if (rp.stopped_by_until_seq) {
     out << "NOTE:      --until-seq stopped the replay at sequence " << rp.applied_seq
         << ": this is NOT a promotion outcome\n";

@@ -88,8 +88,8 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   j["tenants"] = std::move(tenants);
   j["master_starts_empty"] = r.starts_empty();
   if (r.starts_empty()) {
-    j["empty_reason"] = r.promote ? "promotion restore validation fails: " + r.promote->validation.failure
-                                  : r.outcome.empty_reason;
+    j["empty_reason"] =
+        r.promote ? "promotion restore validation fails: " + r.promote->validation.failure : r.outcome.empty_reason;
   }
   ordered_json candidates = ordered_json::array();
   for (const auto& a : r.outcome.attempts) {
@@ -130,8 +130,8 @@ std::string rebuild_report_json_text(const quota::RebuildResult& result) {
 
 void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   const auto& sel = r.selection;
-  out << "source:    " << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir)
-      << "\n";
+  out << "source:    "
+      << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir) << "\n";
   for (const auto& a : r.outcome.attempts) {
     if (!a.restored) out << "rejected:  " << a.snapshot_id << ": " << a.reason << "\n";
   }
@@ -140,8 +140,9 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
   } else if (r.outcome.state) {
     const auto& s = *r.outcome.state;
     out << "snapshot:  " << s.snapshot_id;
-    if (s.descriptor) out << " (created_at_ms " << s.descriptor->created_at_ms << ", last_included_seq "
-                          << s.descriptor->last_included_seq << ")";
+    if (s.descriptor)
+      out << " (created_at_ms " << s.descriptor->created_at_ms << ", last_included_seq "
+          << s.descriptor->last_included_seq << ")";
     out << "\n";
   } else {
     out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
@@ -169,9 +170,16 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
 
   util::TextTable table;
   using A = util::TextTable::Align;
-  for (auto [h, a] : {std::pair{"TENANT", A::left}, {"OBJECTS", A::right}, {"CHARGED", A::right},
-                      {"REQUESTED", A::right}, {"EFFECTIVE", A::right}, {"POLICY", A::left}, {"ADMISSION", A::left},
-                      {"OVER", A::left}, {"VISIBLE", A::left}, {"SHARDS", A::right}}) {
+  for (auto [h, a] : {std::pair{"TENANT", A::left},
+                      {"OBJECTS", A::right},
+                      {"CHARGED", A::right},
+                      {"REQUESTED", A::right},
+                      {"EFFECTIVE", A::right},
+                      {"POLICY", A::left},
+                      {"ADMISSION", A::left},
+                      {"OVER", A::left},
+                      {"VISIBLE", A::left},
+                      {"SHARDS", A::right}}) {
     table.add_column(h, a);
   }
   for (const auto& row : r.table.rows) {
@@ -197,7 +205,8 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
           << "' has objects but no policy and no charge: an invisible tombstone (GET answers 404)\n";
     }
     if (!row.valid_tenant_id) {
-      out << "warning:   '" << util::printable(row.tenant_id) << "' is not a valid tenant id: no request can reach it\n";
+      out << "warning:   '" << util::printable(row.tenant_id)
+          << "' is not a valid tenant id: no request can reach it\n";
     }
   }
   model::Findings all = r.outcome.catalog_findings;
@@ -213,7 +222,8 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
       out << "...        more findings not shown (counts are in --format json)\n";
       break;
     }
-    out << model::severity_name(f.severity) << ":  " << (f.location.empty() ? "" : f.location + ": ") << f.message << "\n";
+    out << model::severity_name(f.severity) << ":  " << (f.location.empty() ? "" : f.location + ": ") << f.message
+        << "\n";
   }
 }
 

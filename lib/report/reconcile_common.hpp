@@ -20,8 +20,10 @@ namespace moonquota::report {
   const std::int64_t ms = *r.metadata_age_ms;
   const std::int64_t a = ms < 0 ? -ms : ms;
   std::string span = std::to_string(a / 1000) + "." + std::to_string((a % 1000) / 100) + " s";
-  if (a >= 3'600'000) span = std::to_string(a / 3'600'000) + " h " + std::to_string((a % 3'600'000) / 60'000) + " min";
-  else if (a >= 60'000) span = std::to_string(a / 60'000) + " min " + std::to_string((a % 60'000) / 1000) + " s";
+  if (a >= 3'600'000)
+    span = std::to_string(a / 3'600'000) + " h " + std::to_string((a % 3'600'000) / 60'000) + " min";
+  else if (a >= 60'000)
+    span = std::to_string(a / 60'000) + " min " + std::to_string((a % 60'000) / 1000) + " s";
   return "metadata is " + span + (ms >= 0 ? " older" : " newer") + " than the live sample";
 }
 
@@ -30,7 +32,8 @@ namespace moonquota::report {
   if (r.metadata.promote) {
     const auto& p = *r.metadata.promote;
     if (p.starts_empty()) return "none: the promotion's restore validation fails, the master serves EMPTY metadata";
-    return "promote path: snapshot " + (p.bootstrap.loaded && p.bootstrap.snapshot_id ? *p.bootstrap.snapshot_id : "none") +
+    return "promote path: snapshot " +
+           (p.bootstrap.loaded && p.bootstrap.snapshot_id ? *p.bootstrap.snapshot_id : "none") +
            " (last_included_seq " + std::to_string(p.bootstrap.last_included_seq) + ") + OpLog to seq " +
            std::to_string(p.replay.applied_seq);
   }

@@ -37,7 +37,8 @@ bool selected(const history::TenantTrend& t, const std::optional<std::string>& t
 
 }  // namespace
 
-void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out) {
+void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out) {
   out << "runs:      " << trends.run_times_ms.size();
   if (!trends.run_times_ms.empty()) {
     out << " (" << utc(trends.run_times_ms.front()) << " .. " << utc(trends.run_times_ms.back()) << ")";
@@ -46,8 +47,12 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
   util::TextTable table;
   using A = util::TextTable::Align;
   if (tenant) {
-    for (auto [h, a] : {std::pair{"RUN (UTC)", A::left}, {"EXPECTED", A::right}, {"LIVE", A::right},
-                        {"DELTA", A::right}, {"VERDICT", A::left}, {"TOLERANCE", A::left}}) {
+    for (auto [h, a] : {std::pair{"RUN (UTC)", A::left},
+                        {"EXPECTED", A::right},
+                        {"LIVE", A::right},
+                        {"DELTA", A::right},
+                        {"VERDICT", A::left},
+                        {"TOLERANCE", A::left}}) {
       table.add_column(h, a);
     }
     const auto* t = trends.find(*tenant);
@@ -63,13 +68,20 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
       out << "\nno run recorded tenant '" << util::printable(*tenant) << "'\n";
     } else {
       out << "\ntrend:     " << (t->persistent ? "PERSISTENT " : "") << t->streak_runs << " consecutive run(s) "
-          << (t->streak_sign > 0 ? "live over" : t->streak_sign < 0 ? "live under" : "outside tolerance")
+          << (t->streak_sign > 0   ? "live over"
+              : t->streak_sign < 0 ? "live under"
+                                   : "outside tolerance")
           << ", rate " << rate(*t) << "\n";
     }
     return;
   }
-  for (auto [h, a] : {std::pair{"TENANT", A::left}, {"RUNS", A::right}, {"LATEST DELTA", A::right},
-                      {"LATEST VERDICT", A::left}, {"STREAK", A::right}, {"PERSISTENT", A::left}, {"RATE", A::right}}) {
+  for (auto [h, a] : {std::pair{"TENANT", A::left},
+                      {"RUNS", A::right},
+                      {"LATEST DELTA", A::right},
+                      {"LATEST VERDICT", A::left},
+                      {"STREAK", A::right},
+                      {"PERSISTENT", A::left},
+                      {"RATE", A::right}}) {
     table.add_column(h, a);
   }
   for (const auto& t : trends.tenants) {
@@ -80,7 +92,8 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
   table.render(out);
 }
 
-void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out) {
+void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out) {
   nlohmann::ordered_json j;
   j["schema"] = "quota-reconcile-history/1";
   j["runs"] = trends.run_times_ms.size();
@@ -101,7 +114,8 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                        {"streak_runs", t.streak_runs},
                        {"streak_sign", t.streak_sign},
                        {"persistent", t.persistent},
-                       {"rate_bytes_per_hour", t.rate_bytes_per_hour ? nlohmann::ordered_json(static_cast<std::int64_t>(*t.rate_bytes_per_hour))
+                       {"rate_bytes_per_hour", t.rate_bytes_per_hour ? nlohmann::ordered_json(static_cast<std::int64_t>(
+                                                                           *t.rate_bytes_per_hour))
                                                                      : nlohmann::ordered_json(nullptr)},
                        {"points", std::move(points)}});
   }
@@ -109,9 +123,11 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
   out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
-void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out) {
+void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>quota-reconcile history</title>"
-      << "<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid "
+      << "<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px "
+         "solid "
          "#ccc;padding:.25em .6em}svg{border:1px solid #ddd}</style></head><body>\n";
   out << "<h1>Reconcile history (" << trends.run_times_ms.size() << " runs)</h1>\n";
   std::vector<ChartSeries> series;
@@ -131,8 +147,8 @@ void render_history_html(const history::TrendTable& trends, const std::optional<
          "<th>persistent</th><th>rate</th></tr></thead><tbody>\n";
   for (const auto& t : trends.tenants) {
     if (!selected(t, tenant)) continue;
-    out << "<tr class=\"tenant\"><td>" << html_escape(t.tenant_id) << "</td><td>" << t.points.size()
-        << "</td><td>" << signed_bytes(t.points.back().point.delta_bytes) << "</td><td>" << t.streak_runs << "</td><td>"
+    out << "<tr class=\"tenant\"><td>" << html_escape(t.tenant_id) << "</td><td>" << t.points.size() << "</td><td>"
+        << signed_bytes(t.points.back().point.delta_bytes) << "</td><td>" << t.streak_runs << "</td><td>"
         << (t.persistent ? "yes" : "no") << "</td><td>" << html_escape(rate(t)) << "</td></tr>\n";
   }
   out << "</tbody></table>\n</body></html>\n";

@@ -12,9 +12,12 @@
 namespace moonquota::report {
 
 // `tenant`: show only that tenant, one row per run.
-void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
-void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
-void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out);
+void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out);
+void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out);
+void render_history_html(const history::TrendTable& trends, const std::optional<std::string>& tenant,
+                         std::ostream& out);
 
 // The trend in `format`: json, html, or text for any other.
 void render_history(const history::TrendTable& trends, const std::optional<std::string>& tenant, OutputFormat format,

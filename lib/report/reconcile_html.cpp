@@ -54,9 +54,9 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
     const char* v = reconcile::verdict_name(d.verdict);
     out << "<tr class=\"tenant\"><td>" << html_escape(d.tenant_id) << "</td><td class=\"n\">"
         << d.expected_charged_bytes << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_charged_bytes) : "-")
-        << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_max_charged_bytes) : "-") << "</td><td class=\"n\">"
-        << signed_bytes(d.delta_bytes) << "</td><td class=\"" << v << "\">" << v << "</td><td>"
-        << (d.within_tolerance ? "yes" : "no") << "</td>";
+        << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_max_charged_bytes) : "-")
+        << "</td><td class=\"n\">" << signed_bytes(d.delta_bytes) << "</td><td class=\"" << v << "\">" << v
+        << "</td><td>" << (d.within_tolerance ? "yes" : "no") << "</td>";
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
       out << "<td>" << (t != nullptr && t->persistent ? "yes" : "no") << "</td><td class=\"n\">";
@@ -114,15 +114,18 @@ void render_reconcile_html(const reconcile::ReconcileReport& r, const history::T
   row("live master", r.live.source);
   row("metadata point", metadata_point_phrase(r));
   row("metadata age", metadata_age_phrase(r));
-  row("capacity", std::to_string(r.metadata.table.capacity_bytes) + " bytes (" +
-                      quota::capacity_mode_name(r.metadata.capacity.mode) + ")" +
-                      (r.live.capacity_bytes ? "; live gauge " + std::to_string(*r.live.capacity_bytes) + " bytes" : ""));
+  row("capacity",
+      std::to_string(r.metadata.table.capacity_bytes) + " bytes (" +
+          quota::capacity_mode_name(r.metadata.capacity.mode) + ")" +
+          (r.live.capacity_bytes ? "; live gauge " + std::to_string(*r.live.capacity_bytes) + " bytes" : ""));
   row("samples", std::to_string(r.live.samples));
   row("tolerance", std::to_string(r.tolerance_bytes) + " bytes");
   row("tenants", std::to_string(c.tenants) + ": " + std::to_string(c.by_verdict[0]) + " match, " +
-                     std::to_string(c.drift) + " drift; max |delta| " + std::to_string(c.max_abs_delta_bytes) + " bytes");
+                     std::to_string(c.drift) + " drift; max |delta| " + std::to_string(c.max_abs_delta_bytes) +
+                     " bytes");
   out << "</tbody></table>\n";
-  out << "<h2>Drift history" << (trends != nullptr ? " (" + std::to_string(trends->run_times_ms.size()) + " runs)" : " (this run only)")
+  out << "<h2>Drift history"
+      << (trends != nullptr ? " (" + std::to_string(trends->run_times_ms.size()) + " runs)" : " (this run only)")
       << "</h2>\n";
   render_svg_chart(chart_series(r, trends), out);
   out << "<h2>Tenants</h2>\n";

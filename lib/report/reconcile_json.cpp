@@ -9,8 +9,12 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json optional_json(const std::optional<std::int64_t>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); }
-ordered_json optional_json(const std::optional<std::uint64_t>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); }
+ordered_json optional_json(const std::optional<std::int64_t>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+ordered_json optional_json(const std::optional<std::uint64_t>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
 
 ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   const ordered_json rebuild = rebuild_report_json(r.metadata);
@@ -43,9 +47,13 @@ ordered_json live_json(const reconcile::LiveObservation& l) {
   return j;
 }
 
-ordered_json flags_json(std::uint64_t requested, std::uint64_t effective, bool explicit_policy, bool closed, bool over) {
-  return {{"requested_quota_bytes", requested}, {"effective_quota_bytes", effective},
-          {"has_explicit_policy", explicit_policy}, {"admission_closed", closed}, {"over_quota", over}};
+ordered_json flags_json(std::uint64_t requested, std::uint64_t effective, bool explicit_policy, bool closed,
+                        bool over) {
+  return {{"requested_quota_bytes", requested},
+          {"effective_quota_bytes", effective},
+          {"has_explicit_policy", explicit_policy},
+          {"admission_closed", closed},
+          {"over_quota", over}};
 }
 
 ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTable* trends) {
@@ -79,10 +87,9 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
     const auto* trend = trends->find(d.tenant_id);
     t["persistent"] = trend != nullptr && trend->persistent;
     t["streak_runs"] = trend != nullptr ? trend->streak_runs : 0;
-    t["rate_bytes_per_hour"] =
-        trend != nullptr && trend->rate_bytes_per_hour
-            ? ordered_json(static_cast<std::int64_t>(*trend->rate_bytes_per_hour))
-            : ordered_json(nullptr);
+    t["rate_bytes_per_hour"] = trend != nullptr && trend->rate_bytes_per_hour
+                                   ? ordered_json(static_cast<std::int64_t>(*trend->rate_bytes_per_hour))
+                                   : ordered_json(nullptr);
   }
   return t;
 }
@@ -117,7 +124,8 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   j["tenants"] = std::move(tenants);
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.live.findings) {
-    findings.push_back({{"severity", model::severity_name(f.severity)}, {"location", f.location}, {"message", f.message}});
+    findings.push_back(
+        {{"severity", model::severity_name(f.severity)}, {"location", f.location}, {"message", f.message}});
   }
   j["live_findings"] = std::move(findings);
   if (trends != nullptr) {

@@ -24,8 +24,8 @@ std::string seconds(std::uint64_t ms) {
 }
 
 template <typename Value>
-void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& name, const std::string& help,
-                Value value) {
+void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& name,
+                const std::string& help, Value value) {
   family(out, name, help);
   for (const auto& d : r.tenants) out << k_prefix << name << tenant_labels(d.tenant_id) << " " << value(d) << "\n";
 }
@@ -53,7 +53,8 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
              [](const auto& d) { return std::to_string(d.delta_bytes); });
   per_tenant(out, r, "within_tolerance", "1 when |delta| <= tolerance",
              [](const auto& d) { return d.within_tolerance ? "1" : "0"; });
-  family(out, "verdict", "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
+  family(out, "verdict",
+         "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
   for (const auto& d : r.tenants) {
     out << k_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",verdict=\""
         << reconcile::verdict_name(d.verdict) << "\"} 1\n";
@@ -84,13 +85,14 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
   if (r.metadata_age_ms) {
     family(out, "metadata_age_seconds", "Live sample time minus the snapshot's created_at (seconds)");
     const std::int64_t ms = *r.metadata_age_ms;
-    out << k_prefix << "metadata_age_seconds " << (ms < 0 ? "-" : "") << seconds(static_cast<std::uint64_t>(ms < 0 ? -ms : ms))
-        << "\n";
+    out << k_prefix << "metadata_age_seconds " << (ms < 0 ? "-" : "")
+        << seconds(static_cast<std::uint64_t>(ms < 0 ? -ms : ms)) << "\n";
   }
   run_status(out, run_at_ms, exit_code, true);
 }
 
-void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message, std::ostream& out) {
+void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message,
+                                   std::ostream& out) {
   run_status(out, run_at_ms, exit_code, false);
   family(out, "error", "The error of a run that could not compare (the value is always 1)");
   out << k_prefix << "error{message=\"" << escape_label(message) << "\"} 1\n";

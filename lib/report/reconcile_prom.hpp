@@ -23,6 +23,7 @@ void render_reconcile_prom(const reconcile::ReconcileReport& report, const histo
 
 // A run that could not compare (exit 2..5): run_success 0, exit_code, last_run_timestamp_seconds,
 // and an error{message} info series, so alerts fire on a failing audit too.
-void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message, std::ostream& out);
+void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message,
+                                   std::ostream& out);
 
 }  // namespace moonquota::report

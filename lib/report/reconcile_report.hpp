@@ -13,7 +13,7 @@
 namespace moonquota::report {
 
 struct ReconcileRenderOptions {
-  TextOptions text;            // text only
+  TextOptions text;             // text only
   std::uint64_t run_at_ms = 0;  // prom: the sample time of the run
   int exit_code = 0;            // prom: the run's exit code
 };

@@ -35,7 +35,8 @@ std::string rate_text(const history::TenantTrend* t) {
 void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
   const auto& sel = r.metadata.selection;
   out << "metadata:  " << metadata_point_phrase(r) << "\n";
-  out << "store:     " << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir)
+  out << "store:     "
+      << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir)
       << ", restore time " << r.metadata.restore_time_ms << " ms, capacity " << r.metadata.table.capacity_bytes
       << " bytes (" << quota::capacity_mode_name(r.metadata.capacity.mode) << ")\n";
   out << "policy:    "
@@ -58,8 +59,13 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
                   std::ostream& out) {
   util::TextTable table;
   using A = util::TextTable::Align;
-  for (auto [h, a] : {std::pair{"TENANT", A::left}, {"EXPECTED", A::right}, {"LIVE", A::right}, {"DELTA", A::right},
-                      {"LIVE-MAX", A::right}, {"VERDICT", A::left}, {"TOLERANCE", A::left}}) {
+  for (auto [h, a] : {std::pair{"TENANT", A::left},
+                      {"EXPECTED", A::right},
+                      {"LIVE", A::right},
+                      {"DELTA", A::right},
+                      {"LIVE-MAX", A::right},
+                      {"VERDICT", A::left},
+                      {"TOLERANCE", A::left}}) {
     table.add_column(h, a);
   }
   if (trends != nullptr) {
@@ -67,10 +73,13 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
     table.add_column("RATE", A::right);
   }
   for (const auto& d : r.tenants) {
-    std::vector<std::string> cells = {util::printable(d.tenant_id), std::to_string(d.expected_charged_bytes),
-                                      d.live ? std::to_string(d.live_charged_bytes) : "-", signed_bytes(d.delta_bytes),
+    std::vector<std::string> cells = {util::printable(d.tenant_id),
+                                      std::to_string(d.expected_charged_bytes),
+                                      d.live ? std::to_string(d.live_charged_bytes) : "-",
+                                      signed_bytes(d.delta_bytes),
                                       d.live ? std::to_string(d.live_max_charged_bytes) : "-",
-                                      reconcile::verdict_name(d.verdict), d.within_tolerance ? "within" : "OUTSIDE"};
+                                      reconcile::verdict_name(d.verdict),
+                                      d.within_tolerance ? "within" : "OUTSIDE"};
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
       std::string trend = t == nullptr || t->streak_runs == 0 ? "-" : std::to_string(t->streak_runs) + " run(s)";
@@ -110,17 +119,20 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
   out << "\nsummary:   " << c.tenants << " tenants: " << c.by_verdict[0] << " match, " << c.drift << " drift ("
       << c.outside_tolerance << " outside tolerance); max |delta| " << c.max_abs_delta_bytes << " bytes\n";
   if (trends != nullptr) {
-    out << "history:   " << trends->run_times_ms.size() << " run(s) recorded; persistent = outside tolerance with one sign for "
-        << trends->persistence_runs << " consecutive runs\n";
+    out << "history:   " << trends->run_times_ms.size()
+        << " run(s) recorded; persistent = outside tolerance with one sign for " << trends->persistence_runs
+        << " consecutive runs\n";
   }
   for (const auto& d : r.tenants) {
     if (d.expected && d.expected->orphan && d.expected->visible) {
-      out << "note:      '" << util::printable(d.tenant_id) << "' is an orphan: charged with no policy; admission closed, over quota\n";
+      out << "note:      '" << util::printable(d.tenant_id)
+          << "' is an orphan: charged with no policy; admission closed, over quota\n";
     }
   }
   for (const auto& d : r.tenants) {
     if (d.verdict == Verdict::match) continue;
-    out << "\n" << reconcile::verdict_name(d.verdict) << ": '" << util::printable(d.tenant_id) << "' delta "
+    out << "\n"
+        << reconcile::verdict_name(d.verdict) << ": '" << util::printable(d.tenant_id) << "' delta "
         << signed_bytes(d.delta_bytes) << " bytes\n";
     for (const auto& f : d.flag_differences) out << "  differs:  " << f << "\n";
     for (const auto& cause : d.likely_causes) out << "  cause?    " << cause << "\n";

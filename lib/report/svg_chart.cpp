@@ -14,7 +14,8 @@ namespace {
 
 constexpr double k_width = 860, k_height = 320;
 constexpr double k_left = 90, k_right = 190, k_top = 20, k_bottom = 40;
-constexpr const char* k_palette[] = {"#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"};
+constexpr const char* k_palette[] = {"#0969da", "#cf222e", "#1a7f37", "#8250df",
+                                     "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"};
 
 std::string utc(std::uint64_t ms) {
   std::time_t t = static_cast<std::time_t>(ms / 1000);
@@ -65,8 +66,9 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     const double lo = static_cast<double>(d_min), hi = static_cast<double>(d_max);
     return k_top + plot_h * (1.0 - (static_cast<double>(d) - lo) / (hi - lo));
   };
-  out << "<svg id=\"drift-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << k_width << "\" height=\"" << k_height
-      << "\" viewBox=\"0 0 " << k_width << " " << k_height << "\" role=\"img\" aria-label=\"delta bytes per run\">\n";
+  out << "<svg id=\"drift-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << k_width << "\" height=\""
+      << k_height << "\" viewBox=\"0 0 " << k_width << " " << k_height
+      << "\" role=\"img\" aria-label=\"delta bytes per run\">\n";
   out << "<title>Drift history: live minus expected charged bytes per run</title>\n";
   out << "<rect x=\"" << k_left << "\" y=\"" << k_top << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
@@ -84,7 +86,8 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     out << "<text x=\"" << k_left - 6 << "\" y=\"" << num(y + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
         << (tick > 0 ? "+" : "") << tick << " B</text>\n";
   }
-  out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc(t_min) << " UTC</text>\n";
+  out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc(t_min)
+      << " UTC</text>\n";
   if (t_max != t_min) {
     out << "<text x=\"" << k_left + plot_w << "\" y=\"" << k_height - 12 << "\" font-size=\"11\" text-anchor=\"end\">"
         << utc(t_max) << " UTC</text>\n";
@@ -103,8 +106,8 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     }
     const double ly = k_top + 14.0 * static_cast<double>(i) + 8;
     out << "<rect x=\"" << k_width - k_right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\"/>"
-        << "<text x=\"" << k_width - k_right + 28 << "\" y=\"" << ly + 1 << "\" font-size=\"11\" stroke=\"none\" fill=\"#222\">"
-        << html_escape(legend_name(s.name)) << "</text></g>\n";
+        << "<text x=\"" << k_width - k_right + 28 << "\" y=\"" << ly + 1
+        << "\" font-size=\"11\" stroke=\"none\" fill=\"#222\">" << html_escape(legend_name(s.name)) << "</text></g>\n";
   }
   out << "</svg>\n";
 }

@@ -22,8 +22,9 @@ void apply_segments(const ScannedSnapshot& snap, RestoredState& state) {
       continue;
     }
     state.findings.push_back({model::Severity::warning, "segments",
-                              "segment " + seg.id + " ('" + seg.name + "') is not OK: unmounted after restore "
-                              "(modelling a fixed master)"});
+                              "segment " + seg.id + " ('" + seg.name +
+                                  "') is not OK: unmounted after restore "
+                                  "(modelling a fixed master)"});
   }
 }
 

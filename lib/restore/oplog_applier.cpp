@@ -4,7 +4,7 @@ namespace moonquota::restore {
 
 namespace {
 constexpr std::size_t k_max_findings = 1000;
-}
+}  // namespace
 
 StandbyObject standby_object_from(format::MetadataPayload payload) {
   StandbyObject o;
@@ -69,7 +69,8 @@ void OpLogApplier::apply_segment(const format::OpLogEntry& entry) {
     if (!op.ok()) {
       ++m_counters.segment_noops;
       note(model::Severity::error, entry,
-           std::string(format::op_type::name(entry.op_type)) + ": " + op.status().message() + "; the standby does nothing");
+           std::string(format::op_type::name(entry.op_type)) + ": " + op.status().message() +
+               "; the standby does nothing");
       return;
     }
     if (entry.key != op->transport_endpoint && entry.key != op->segment_name) {
@@ -77,8 +78,8 @@ void OpLogApplier::apply_segment(const format::OpLogEntry& entry) {
            "SEGMENT_MOUNT entry key '" + entry.key + "' is neither the payload endpoint nor the segment name");
     }
     const std::string endpoint = op->transport_endpoint;
-    m_store.registry()[endpoint] =
-        StandbySegment{std::move(op->segment_name), endpoint, op->capacity, op->is_memory_segment, std::move(op->file_path)};
+    m_store.registry()[endpoint] = StandbySegment{std::move(op->segment_name), endpoint, op->capacity,
+                                                  op->is_memory_segment, std::move(op->file_path)};
   }
   ++(shape.form == format::PayloadForm::compact ? m_counters.compact_payloads : m_counters.literal_payloads);
   if (shape.trailing_bytes > 0) {

@@ -24,11 +24,11 @@
 namespace moonquota::restore {
 
 struct ApplyCounters {
-  std::array<std::uint64_t, 8> applied_by_op{};   // index = op type (1-7)
+  std::array<std::uint64_t, 8> applied_by_op{};  // index = op type (1-7)
   std::uint64_t skipped_already_applied = 0;
-  std::uint64_t empty_placeholders = 0;           // PUT_END with an empty payload
-  std::uint64_t undecodable_placeholders = 0;     // PUT_END whose payload failed to decode
-  std::uint64_t segment_noops = 0;                // segment ops whose payload failed to decode
+  std::uint64_t empty_placeholders = 0;        // PUT_END with an empty payload
+  std::uint64_t undecodable_placeholders = 0;  // PUT_END whose payload failed to decode
+  std::uint64_t segment_noops = 0;             // segment ops whose payload failed to decode
   std::uint64_t compact_payloads = 0;
   std::uint64_t literal_payloads = 0;
   std::uint64_t payloads_with_trailing_bytes = 0;

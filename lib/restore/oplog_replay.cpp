@@ -81,7 +81,8 @@ class Replayer {
                                    "refuses to start"});
     }
     if (prefix->batch_id != 0 && prefix->last_seq == 0) {
-      return fatal("zero prefix", index.prefix->key, "batch_id " + std::to_string(prefix->batch_id) + " with last_seq 0");
+      return fatal("zero prefix", index.prefix->key,
+                   "batch_id " + std::to_string(prefix->batch_id) + " with last_seq 0");
     }
     return {};
   }
@@ -101,12 +102,13 @@ class Replayer {
     auto batch = format::decode_batch_record(kv->value, key, ignored);
     if (!batch.ok()) return fatal("terminal batch", key, batch.status().message() + " (INTERNAL_ERROR)");
     if (batch->batch_id != prefix.batch_id) {
-      return fatal("terminal batch", key, "record batch_id " + std::to_string(batch->batch_id) +
-                                              " differs from the id in its key (rule 13)");
+      return fatal("terminal batch", key,
+                   "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key (rule 13)");
     }
     if (batch->last_seq != prefix.last_seq) {
-      return fatal("terminal batch", key, "ends at sequence " + std::to_string(batch->last_seq) +
-                                              " but durable_prefix.last_seq is " + std::to_string(prefix.last_seq));
+      return fatal("terminal batch", key,
+                   "ends at sequence " + std::to_string(batch->last_seq) + " but durable_prefix.last_seq is " +
+                       std::to_string(prefix.last_seq));
     }
     return {};
   }
@@ -170,8 +172,8 @@ class Replayer {
         auto batch = format::decode_batch_record(kv->value, kv->key, m_result.findings);
         if (!batch.ok()) return fatal("decode", kv->key, batch.status().message() + " (INTERNAL_ERROR)");
         if (batch->batch_id != *id) {
-          return fatal("rule 13", kv->key, "record batch_id " + std::to_string(batch->batch_id) +
-                                               " differs from the id in its key");
+          return fatal("rule 13", kv->key,
+                       "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key");
         }
         ++m_result.batches_decoded;
         decoded.emplace_back(std::move(batch).value(), kv);
@@ -185,10 +187,9 @@ class Replayer {
       if (m_applied_batch_id >= prefix.batch_id) return {};
       if (page < m_options.page_batches) {
         if (m_applier.expected() <= prefix.last_seq) {
-          return fatal("end of poll", batch_key(m_applied_batch_id + 1) + " sequence " +
-                                          std::to_string(m_applier.expected()),
-                       "batches missing: the log ends before durable_prefix.last_seq " +
-                           std::to_string(prefix.last_seq));
+          return fatal(
+              "end of poll", batch_key(m_applied_batch_id + 1) + " sequence " + std::to_string(m_applier.expected()),
+              "batches missing: the log ends before durable_prefix.last_seq " + std::to_string(prefix.last_seq));
         }
         return {};
       }
@@ -207,9 +208,9 @@ class Replayer {
         if (cls.kind == source::OpLogKeyClass::batch && cls.number > prefix.batch_id) ++m_result.orphan_batches;
       }
       if (m_result.orphan_batches > 0 && prefix.batch_id > 0) {
-        m_result.findings.push_back({model::Severity::error, m_keys.root + "batches/",
-                                     std::to_string(m_result.orphan_batches) +
-                                         " batches above the durable prefix (orphans, never applied)"});
+        m_result.findings.push_back(
+            {model::Severity::error, m_keys.root + "batches/",
+             std::to_string(m_result.orphan_batches) + " batches above the durable prefix (orphans, never applied)"});
       }
       if (!m_result.stopped_by_until_seq && m_result.applied_seq > prefix.last_seq) {
         m_result.findings.push_back({model::Severity::warning, "durable_prefix",

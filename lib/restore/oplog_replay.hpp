@@ -34,13 +34,13 @@ struct ReplayOptions {
 
 struct ReplayResult {
   std::string origin;
-  std::optional<format::DurablePrefix> prefix;   // none: no durable_prefix key
-  std::uint64_t first_expected = 1;              // last_included_seq + 1
-  std::uint64_t applied_seq = 0;                 // expected - 1 at the end
+  std::optional<format::DurablePrefix> prefix;  // none: no durable_prefix key
+  std::uint64_t first_expected = 1;             // last_included_seq + 1
+  std::uint64_t applied_seq = 0;                // expected - 1 at the end
   std::uint64_t batches_decoded = 0;
   std::uint64_t entries_seen = 0;
   bool stopped_by_until_seq = false;
-  std::uint64_t orphan_batches = 0;              // batch keys above the prefix (never applied)
+  std::uint64_t orphan_batches = 0;  // batch keys above the prefix (never applied)
   ApplyCounters counters;
   model::Findings findings;
 };

@@ -5,7 +5,6 @@
 
 namespace moonquota::restore {
 
-
 namespace {
 
 // GetLatest only: the standby never falls back to an older snapshot.
@@ -22,8 +21,9 @@ util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& op
     return {};
   }
   util::Result<source::CatalogListing> listing =
-      selection.catalog == "redis" ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
-                                   : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+      selection.catalog == "redis"
+          ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
+          : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   out.catalog_findings = listing->findings;
   if (!listing->latest_error.empty()) {

@@ -27,7 +27,8 @@ struct PromoteOutcome {
 
 // Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
 // be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).
-[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const source::OpLogSelection& oplog,
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection,
+                                                           const source::OpLogSelection& oplog,
                                                            const RestoreOptions& options,
                                                            const ReplayOptions& replay_options);
 

@@ -56,7 +56,8 @@ class Validator {
         ++m_result.legacy_scoped_keys;
       }
       const std::string where = printable_key(raw_tenant, raw_key);
-      if (!model::is_valid_tenant_id(tenant)) return fail("INVALID_PARAMS: object " + where + " resolves to an invalid tenant");
+      if (!model::is_valid_tenant_id(tenant))
+        return fail("INVALID_PARAMS: object " + where + " resolves to an invalid tenant");
       if (!seen.insert(StandbyStore::object_key(tenant, key)).second) {
         return fail("OBJECT_ALREADY_EXISTS: object " + where + " resolves to (" + tenant + ", " + std::string(key) +
                     "), which another object already claims");
@@ -84,7 +85,8 @@ class Validator {
       ++m_result.registry_segments;
       if (!seg.is_memory_segment) continue;
       ++m_result.registry_memory_segments;
-      m_result.registry_memory_capacity_bytes = util::saturating_add(m_result.registry_memory_capacity_bytes, seg.capacity);
+      m_result.registry_memory_capacity_bytes =
+          util::saturating_add(m_result.registry_memory_capacity_bytes, seg.capacity);
       if (seg.segment_name.empty() || seg.transport_endpoint.empty() || seg.capacity == 0) {
         m_error = "INVALID_PARAMS: memory segment '" + seg.segment_name + "' at '" + endpoint +
                   "' needs a non-empty name, a non-empty endpoint and a capacity > 0";
@@ -127,7 +129,8 @@ class Validator {
     use.used += r.buffer_size;
     if (use.used > use.segment->capacity) {
       m_error = "INVALID_PARAMS: " + where + " replica " + std::to_string(r.id) + ": memory segment '" +
-                use.segment->segment_name + "' would hold more than its capacity " + std::to_string(use.segment->capacity);
+                use.segment->segment_name + "' would hold more than its capacity " +
+                std::to_string(use.segment->capacity);
       return false;
     }
     use.ranges.push_back({r.buffer_address, r.buffer_address + r.buffer_size, where});
@@ -154,9 +157,7 @@ class Validator {
             return false;
           }
           break;
-        default:
-          m_error = "INVALID_PARAMS: " + where + ": DFS replica (invalid on this path)";
-          return false;
+        default: m_error = "INVALID_PARAMS: " + where + ": DFS replica (invalid on this path)"; return false;
       }
     }
     return true;
@@ -203,8 +204,8 @@ class Validator {
   const StandbyStore& m_store;
   PromotionValidation m_result;
   std::string m_error;
-  std::map<std::string, SegmentUse> m_uses;                  // by endpoint
-  std::unordered_map<std::string, std::string> m_by_alias;   // name or endpoint -> endpoint
+  std::map<std::string, SegmentUse> m_uses;                 // by endpoint
+  std::unordered_map<std::string, std::string> m_by_alias;  // name or endpoint -> endpoint
 };
 
 }  // namespace

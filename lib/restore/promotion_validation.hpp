@@ -24,16 +24,16 @@ namespace moonquota::restore {
 
 struct PromotionValidation {
   bool ok = true;
-  std::string failure;                          // the first violation, with its error code
-  std::map<std::string, TenantTally> tenants;   // empty when !ok
-  std::uint64_t objects = 0;                    // objects the promoted master holds
-  std::uint64_t placeholders = 0;               // zero-size placeholder objects among them
+  std::string failure;                         // the first violation, with its error code
+  std::map<std::string, TenantTally> tenants;  // empty when !ok
+  std::uint64_t objects = 0;                   // objects the promoted master holds
+  std::uint64_t placeholders = 0;              // zero-size placeholder objects among them
   std::uint64_t registry_segments = 0;
   std::uint64_t registry_memory_segments = 0;
   std::uint64_t registry_memory_capacity_bytes = 0;  // saturating: --capacity auto on this path
   // Objects holding non-COMPLETE replicas, by "<REPLICA KIND> <STATUS>" (oplog-format.md §14).
   std::map<std::string, std::uint64_t> non_complete;
-  std::uint64_t legacy_scoped_keys = 0;         // keys resolved through the NUL-scoped form
+  std::uint64_t legacy_scoped_keys = 0;  // keys resolved through the NUL-scoped form
 };
 
 [[nodiscard]] PromotionValidation validate_promotion(const StandbyStore& store);

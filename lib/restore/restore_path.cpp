@@ -11,8 +11,8 @@ namespace {
 
 // Decodes candidates in order until one is restored. Only a hit of our own memory guard stops
 // the walk with an error: the master would not have rejected that candidate.
-util::Status try_candidates(const std::string& root, const std::vector<std::string>& ids,
-                            const RestoreOptions& options, RestoreOutcome& outcome) {
+util::Status try_candidates(const std::string& root, const std::vector<std::string>& ids, const RestoreOptions& options,
+                            RestoreOutcome& outcome) {
   for (const auto& id : ids) {
     auto state = decode_candidate(root + id, id, options);
     if (!state.ok() && state.status().code() == util::StatusCode::limit_exceeded) {
@@ -25,8 +25,8 @@ util::Status try_candidates(const std::string& root, const std::vector<std::stri
     }
     outcome.attempts.push_back({id, false, state.status().message()});
   }
-  outcome.empty_reason = ids.empty() ? "the catalog holds no snapshot candidate"
-                                     : "every snapshot candidate was rejected";
+  outcome.empty_reason =
+      ids.empty() ? "the catalog holds no snapshot candidate" : "every snapshot candidate was rejected";
   return {};
 }
 
@@ -34,13 +34,15 @@ util::Status try_candidates(const std::string& root, const std::vector<std::stri
 
 util::Result<source::CatalogListing> read_catalog(const StoreSelection& selection) {
   const bool redis = selection.catalog == "redis";
-  if (redis && selection.redis.empty()) return util::Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
+  if (redis && selection.redis.empty())
+    return util::Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
   auto listing = redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
                        : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   if (!listing->latest_error.empty()) {
-    listing->findings.push_back({model::Severity::warning, listing->root + "latest.txt",
-                                 "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
+    listing->findings.push_back(
+        {model::Severity::warning, listing->root + "latest.txt",
+         "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
   }
   if (redis && !source::prefix_exists(listing->root)) {
     return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
@@ -57,8 +59,8 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
     outcome.catalog_root = dir.catalog_root;
     if (!source::object_store_for(dir.dir).size(source::join_key(dir.dir, "descriptor.txt")).ok()) {
-      outcome.catalog_findings.push_back({model::Severity::warning, dir.dir,
-                                          "no descriptor.txt: last_included_seq taken as 0"});
+      outcome.catalog_findings.push_back(
+          {model::Severity::warning, dir.dir, "no descriptor.txt: last_included_seq taken as 0"});
     }
     MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {dir.snapshot_id}, options, outcome));
     return outcome;

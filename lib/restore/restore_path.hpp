@@ -5,19 +5,19 @@
 #include <string>
 
 #include "restore/candidate_decoder.hpp"
-#include "source/embedded_catalog.hpp"
 #include "restore/restored_state.hpp"
+#include "source/embedded_catalog.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::restore {
 
 struct StoreSelection {
-  std::string store_dir;                    // --store
+  std::string store_dir;  // --store
   std::string cluster_id = "mooncake_cluster";
-  std::string snapshot = "latest";          // --snapshot: "latest" or one id
-  std::string snapshot_dir;                 // --snapshot-dir (instead of a store)
-  std::string catalog = "embedded";         // --catalog embedded | redis
-  std::string redis;                        // --redis HOST:PORT (catalog redis)
+  std::string snapshot = "latest";   // --snapshot: "latest" or one id
+  std::string snapshot_dir;          // --snapshot-dir (instead of a store)
+  std::string catalog = "embedded";  // --catalog embedded | redis
+  std::string redis;                 // --redis HOST:PORT (catalog redis)
 };
 
 // The catalog of `selection` (embedded, or Redis with `catalog == "redis"`): the listing, with

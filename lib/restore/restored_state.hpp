@@ -27,9 +27,9 @@ struct DropCounts {
 };
 
 struct TenantTally {
-  std::uint64_t objects = 0;          // restored (surviving) objects
-  util::u128 charged_bytes = 0;       // sum of size x COMPLETE MEMORY replicas over restored objects
-  std::uint32_t shards = 0;           // metadata shards holding >= 1 restored object of the tenant
+  std::uint64_t objects = 0;     // restored (surviving) objects
+  util::u128 charged_bytes = 0;  // sum of size x COMPLETE MEMORY replicas over restored objects
+  std::uint32_t shards = 0;      // metadata shards holding >= 1 restored object of the tenant
   DropCounts dropped;
   void merge(const TenantTally& o) {
     objects += o.objects;
@@ -54,8 +54,8 @@ struct RestoredState {
   std::map<std::string, TenantTally> tenants;  // every tenant seen in metadata (objects may be 0)
   DropCounts dropped;
   std::uint64_t objects = 0;
-  std::vector<SegmentSummary> segments;         // "ms" in file order
-  std::uint64_t mounted_capacity_bytes = 0;     // sum of sizes that stay mounted (saturating)
+  std::vector<SegmentSummary> segments;      // "ms" in file order
+  std::uint64_t mounted_capacity_bytes = 0;  // sum of sizes that stay mounted (saturating)
   std::uint64_t metadata_bytes = 0;
   std::uint64_t metadata_shards = 0;
   std::uint64_t decompressed_metadata_bytes = 0;

@@ -39,19 +39,15 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
                         .rule = std::move(rule),
                         .shard = shard_index});
   };
-  auto less = [](const Entry& a, const Entry& b) {
-    return a.tenant != b.tenant ? a.tenant < b.tenant : a.key < b.key;
-  };
+  auto less = [](const Entry& a, const Entry& b) { return a.tenant != b.tenant ? a.tenant < b.tenant : a.key < b.key; };
   std::vector<std::size_t> order(m_entries.size());
   std::iota(order.begin(), order.end(), 0);
-  bool sorted = std::is_sorted(m_entries.begin(), m_entries.end(), [&](const Entry& a, const Entry& b) {
-    return less(a, b);
-  });
+  bool sorted =
+      std::is_sorted(m_entries.begin(), m_entries.end(), [&](const Entry& a, const Entry& b) { return less(a, b); });
   if (!sorted) {
     finding(model::Severity::info, "entries are not sorted by (tenant, key)", k_rule_unsorted_entries);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return less(m_entries[a], m_entries[b]);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return less(m_entries[a], m_entries[b]); });
   }
   auto last = out.tenants.end();
   bool have_last = false;

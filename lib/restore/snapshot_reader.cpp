@@ -45,7 +45,8 @@ class TeeVisitor final : public format::ShardVisitor {
 util::Result<std::string> read_payload(const std::string& dir, const char* name, std::uint64_t max_bytes) {
   auto bytes = source::object_store_for(dir).get(source::join_key(dir, name), max_bytes);
   if (!bytes.ok()) {
-    if (bytes.status().code() == util::StatusCode::not_found) return Status::corruption(std::string(name) + " is missing");
+    if (bytes.status().code() == util::StatusCode::not_found)
+      return Status::corruption(std::string(name) + " is missing");
     return Status(bytes.status().code(), std::string(name) + ": " + bytes.status().message());
   }
   return bytes;
@@ -65,8 +66,8 @@ void stat_files(ScannedSnapshot& snap) {
 Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& options) {
   const bool standby = options.rules == ReadRules::standby;
   MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
-  auto check = format::check_manifest(snap.manifest, standby ? format::ManifestRule::standby : format::ManifestRule::master,
-                                      snap.snapshot_id);
+  auto check = format::check_manifest(
+      snap.manifest, standby ? format::ManifestRule::standby : format::ManifestRule::master, snap.snapshot_id);
   if (!check.ok()) return check.status();  // its messages name manifest.txt
   for (const auto& w : check->warnings) snap.findings.push_back({model::Severity::warning, "manifest.txt", w});
   // The master needs all three payloads before it decodes any; the standby never reads task_manager.
@@ -96,8 +97,8 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
 Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   // Streamed from the file: the compressed bytes are never held whole next to the raw ones.
   util::ByteBuffer raw;
-  MQ_ASSIGN_OR_RETURN(auto file, source::object_store_for(snap.snapshot_dir)
-                                     .open(source::join_key(snap.snapshot_dir, "segments")));
+  MQ_ASSIGN_OR_RETURN(
+      auto file, source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments")));
   if (Status s = util::zstd_decompress_stream(*file, options.max_payload_bytes, raw); !s.ok()) {
     return util::payload_error(s, "segments");
   }
@@ -109,14 +110,16 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   if (!segments.ok()) return segments.status().with_context("segments");
   snap.segments = std::move(segments).value();
   for (const auto& seg : snap.segments.mounted) {
-    if (auto uuid = util::parse_uuid_lenient(seg.map_key)) snap.segment_table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
+    if (auto uuid = util::parse_uuid_lenient(seg.map_key))
+      snap.segment_table.add(seg.map_key, *uuid, {seg.status, seg.has_allocator});
   }
   if (options.on_segments) options.on_segments(snap.segments);
   return {};
 }
 
 Status load_tasks(ScannedSnapshot& snap, const ScanOptions& options) {
-  MQ_ASSIGN_OR_RETURN(std::string compressed, read_payload(snap.snapshot_dir, "task_manager", options.max_payload_bytes));
+  MQ_ASSIGN_OR_RETURN(std::string compressed,
+                      read_payload(snap.snapshot_dir, "task_manager", options.max_payload_bytes));
   util::ByteBuffer raw;
   Status s = util::zstd_decompress(compressed, format::k_task_manager_max_bytes, raw);
   // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
@@ -241,9 +244,9 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   }
   if (restore_model && options.decode_shards && !snap.stopped_early && snap.metadata.shard_entries > distinct) {
     snap.duplicate_shard_blobs = snap.metadata.shard_entries - distinct;
-    snap.findings.push_back({model::Severity::error, "metadata",
-                             std::to_string(snap.duplicate_shard_blobs) +
-                                 " duplicate shard keys (the last one of each wins)"});
+    snap.findings.push_back(
+        {model::Severity::error, "metadata",
+         std::to_string(snap.duplicate_shard_blobs) + " duplicate shard keys (the last one of each wins)"});
   }
   if (!restore_model) return snap;  // the standby: no task_manager, no unmount step, findings in file order
   if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(snap, options));

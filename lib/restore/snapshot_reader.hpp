@@ -36,8 +36,8 @@ namespace moonquota::restore {
 // Where a shard came from, for analyzers.
 struct ShardContext {
   std::uint32_t shard_index = 0;
-  std::uint64_t sequence = 0;       // position of the blob among the file's shard entries
-  std::string_view decompressed;    // the whole decompressed shard (valid during the calls)
+  std::uint64_t sequence = 0;     // position of the blob among the file's shard entries
+  std::string_view decompressed;  // the whole decompressed shard (valid during the calls)
 };
 
 // Per-worker consumer of decoded entries. begin_shard, on_entry (file order), end_shard are
@@ -63,9 +63,9 @@ enum class ReadRules {
 
 struct ScanOptions {
   ReadRules rules = ReadRules::master;
-  std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard per decompressed payload/shard
-  std::uint64_t restore_time_ms = 0;                      // for the post-restore filter (§10)
-  bool keep_allocator_blobs = false;                      // node tables in `segments` (verify, dump)
+  std::size_t max_payload_bytes = std::size_t{1} << 30;             // our guard per decompressed payload/shard
+  std::uint64_t restore_time_ms = 0;                                // for the post-restore filter (§10)
+  bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
   bool decode_tasks = true;
@@ -97,8 +97,8 @@ struct ScannedSnapshot {
   format::SegmentTable segment_table;
 
   format::MetadataFileInfo metadata;
-  std::uint64_t entries = 0;                 // shard entries seen (every blob, duplicates included)
-  std::uint64_t duplicate_shard_blobs = 0;   // blobs replaced by a later one with the same index
+  std::uint64_t entries = 0;                // shard entries seen (every blob, duplicates included)
+  std::uint64_t duplicate_shard_blobs = 0;  // blobs replaced by a later one with the same index
 
   std::vector<model::TaskRecord> tasks;
   std::uint64_t tasks_skipped = 0;
@@ -114,9 +114,9 @@ struct ScannedSnapshot {
   // true when every metadata shard was decoded: a verdict of "restores" is then the master's.
   [[nodiscard]] bool metadata_checked() const;
 
-  bool stopped_early = false;  // an analyzer asked to stop: metadata totals and tasks are partial
+  bool stopped_early = false;   // an analyzer asked to stop: metadata totals and tasks are partial
   bool shards_decoded = false;  // ScanOptions::decode_shards was set
-  model::Findings findings;    // every decoder and restore-model finding, sorted
+  model::Findings findings;     // every decoder and restore-model finding, sorted
 };
 
 // Reads the snapshot whose objects live under `snapshot_dir` (a store key prefix: a local

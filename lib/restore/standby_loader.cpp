@@ -68,8 +68,8 @@ format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const Se
 // Collects one shard's entries into the store under the standby rules.
 class StandbyShardVisitor : public ShardAnalyzer {
  public:
-  StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints,
-                      std::uint64_t now_ms, StandbyBootstrap& out)
+  StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints, std::uint64_t now_ms,
+                      StandbyBootstrap& out)
       : m_store(store), m_mutex(mutex), m_endpoints(endpoints), m_now_ms(now_ms), m_out(out) {}
 
   void on_entry(const format::ShardEntry& entry) override {
@@ -82,8 +82,8 @@ class StandbyShardVisitor : public ShardAnalyzer {
         ++m_out.dropped.invalid_memory;
         return;
       }
-      m_error = "shard " + std::to_string(entry.shard_index) + " entry " + std::to_string(entry.entry_index) +
-                ": " + result.reason + " (the master would skip this object; the standby fails the load)";
+      m_error = "shard " + std::to_string(entry.shard_index) + " entry " + std::to_string(entry.entry_index) + ": " +
+                result.reason + " (the master would skip this object; the standby fails the load)";
       return;
     }
     if (obj.size == 0) {
@@ -113,7 +113,8 @@ class StandbyShardVisitor : public ShardAnalyzer {
     for (const auto& r : obj.replicas) o.replicas.push_back(to_payload_replica(r, m_endpoints));
     if (!m_store.insert_new(obj.tenant_id, obj.key, std::move(o))) {
       m_error = "duplicate object (tenant '" + std::string(obj.tenant_id) + "', key '" + std::string(obj.key) +
-                "') in shard " + std::to_string(entry.shard_index) + ": a hard error when inserted into the standby store";
+                "') in shard " + std::to_string(entry.shard_index) +
+                ": a hard error when inserted into the standby store";
       return;
     }
     ++m_out.objects_loaded;

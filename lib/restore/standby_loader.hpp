@@ -32,8 +32,8 @@ struct StandbyBootstrap {
   std::string catalog_root;
   std::optional<std::string> snapshot_id;  // the latest snapshot, when the catalog names one
   bool loaded = false;
-  std::string failure;                     // non-empty: the load failed; the standby starts EMPTY
-  std::uint64_t last_included_seq = 0;     // 0 unless loaded
+  std::string failure;                  // non-empty: the load failed; the standby starts EMPTY
+  std::uint64_t last_included_seq = 0;  // 0 unless loaded
   std::uint64_t objects_loaded = 0;
   StandbyDrops dropped;
   model::Findings findings;

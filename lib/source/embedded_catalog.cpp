@@ -5,8 +5,8 @@
 #include <set>
 
 #include "format/descriptor.hpp"
-#include "source/snapshot_id.hpp"
 #include "source/object_store.hpp"
+#include "source/snapshot_id.hpp"
 
 namespace moonquota::source {
 
@@ -78,19 +78,18 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
     }
     auto descriptor = read_descriptor(out.root + name);
     if (!descriptor.ok()) {
-      out.findings.push_back({model::Severity::warning, out.root + name,
-                              descriptor.status().code() == util::StatusCode::not_found
-                                  ? "unpublished snapshot (no descriptor.txt): never restored"
-                                  : "descriptor.txt does not parse (" + descriptor.status().message() +
-                                        "): never listed"});
+      out.findings.push_back(
+          {model::Severity::warning, out.root + name,
+           descriptor.status().code() == util::StatusCode::not_found
+               ? "unpublished snapshot (no descriptor.txt): never restored"
+               : "descriptor.txt does not parse (" + descriptor.status().message() + "): never listed"});
       continue;
     }
     ids.push_back(name);
   }
   std::sort(ids.begin(), ids.end(), std::greater<>());
-  std::sort(out.findings.begin(), out.findings.end(), [](const model::Finding& a, const model::Finding& b) {
-    return a.location < b.location;
-  });
+  std::sort(out.findings.begin(), out.findings.end(),
+            [](const model::Finding& a, const model::Finding& b) { return a.location < b.location; });
   out.listed = std::move(ids);
 
   auto latest = store.get(out.root + "latest.txt", k_small_file_limit);

@@ -20,10 +20,10 @@ namespace moonquota::source {
 
 struct CatalogListing {
   std::string root;
-  std::optional<std::string> latest;    // GetLatest succeeded with this id
-  std::string latest_error;             // why GetLatest failed (empty: no failure, maybe no latest)
-  std::vector<std::string> listed;      // List(): valid ids with parsable descriptors, newest first
-  model::Findings findings;             // invisible directories, unpublished snapshots, ...
+  std::optional<std::string> latest;  // GetLatest succeeded with this id
+  std::string latest_error;           // why GetLatest failed (empty: no failure, maybe no latest)
+  std::vector<std::string> listed;    // List(): valid ids with parsable descriptors, newest first
+  model::Findings findings;           // invisible directories, unpublished snapshots, ...
 };
 
 // Reads the catalog. Fails only when the root itself cannot be read (NotFound / IOError).

@@ -127,7 +127,7 @@ util::Result<std::optional<std::string>> EtcdGateway::get(const std::string& key
 }
 
 util::Result<std::vector<KeyValue>> EtcdGateway::range_prefix(const std::string& prefix, std::uint64_t max_bytes,
-                                                                std::uint64_t max_keys) {
+                                                              std::uint64_t max_keys) {
   std::vector<KeyValue> out;
   const std::string end = prefix_range_end(prefix);
   std::string start = prefix;
@@ -157,7 +157,8 @@ util::Status EtcdGateway::put(const std::string& key, const std::string& value) 
 }
 
 util::Status EtcdGateway::delete_prefix(const std::string& prefix) {
-  json request = {{"key", format::base64_encode(prefix)}, {"range_end", format::base64_encode(prefix_range_end(prefix))}};
+  json request = {{"key", format::base64_encode(prefix)},
+                  {"range_end", format::base64_encode(prefix_range_end(prefix))}};
   auto reply = post("/v3/kv/deleterange", request.dump());
   return reply.ok() ? Status{} : reply.status();
 }

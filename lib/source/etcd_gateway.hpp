@@ -25,8 +25,8 @@ struct HostPort {
 struct EtcdOptions {
   int connect_timeout_s = 2;
   int read_timeout_s = 10;
-  int attempts = 3;                  // per call
-  std::uint32_t page_keys = 256;     // range page size
+  int attempts = 3;               // per call
+  std::uint32_t page_keys = 256;  // range page size
 };
 
 struct RangePage {
@@ -42,12 +42,12 @@ class EtcdGateway {
   // The value of `key`, or nothing when it does not exist.
   [[nodiscard]] util::Result<std::optional<std::string>> get(const std::string& key);
   // One page of [key, range_end) in key order, at `revision` (0: current).
-  [[nodiscard]] util::Result<RangePage> range(const std::string& key, const std::string& range_end,
-                                              std::uint32_t limit, std::int64_t revision);
+  [[nodiscard]] util::Result<RangePage> range(const std::string& key, const std::string& range_end, std::uint32_t limit,
+                                              std::int64_t revision);
   // Every key with `prefix`, paged, all pages at the first page's revision. `max_bytes` bounds
   // keys + values (limit_exceeded beyond it).
   [[nodiscard]] util::Result<std::vector<KeyValue>> range_prefix(const std::string& prefix, std::uint64_t max_bytes,
-                                                                  std::uint64_t max_keys);
+                                                                 std::uint64_t max_keys);
   [[nodiscard]] util::Status put(const std::string& key, const std::string& value);
   [[nodiscard]] util::Status delete_prefix(const std::string& prefix);
 

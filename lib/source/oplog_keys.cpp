@@ -8,8 +8,8 @@ std::optional<std::string> oplog_root(std::string_view cluster_id) {
   while (!cluster_id.empty() && cluster_id.back() == '/') cluster_id.remove_suffix(1);
   if (cluster_id.empty() || cluster_id.size() > 128) return std::nullopt;
   for (char c : cluster_id) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '.' || c == '-';
+    const bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
     if (!ok) return std::nullopt;
   }
   return "/oplog/" + std::string(cluster_id) + "/";

@@ -23,14 +23,14 @@ namespace moonquota::source {
 
 enum class OpLogKeyClass {
   durable_prefix,
-  batch,              // batches/<20 digits>
+  batch,  // batches/<20 digits>
   producer_view,
-  legacy_latest,      // latest
-  legacy_entry,       // a 20-digit direct child
-  legacy_snapshot,    // snapshot/...
-  cleanup,            // cleanup/...
-  malformed_batch,    // under batches/ without exactly 20 ASCII digits
-  malformed_legacy,   // a 20-character direct child that is not all digits (auditor error)
+  legacy_latest,     // latest
+  legacy_entry,      // a 20-digit direct child
+  legacy_snapshot,   // snapshot/...
+  cleanup,           // cleanup/...
+  malformed_batch,   // under batches/ without exactly 20 ASCII digits
+  malformed_legacy,  // a 20-character direct child that is not all digits (auditor error)
   unknown,
 };
 

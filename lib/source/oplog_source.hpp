@@ -23,10 +23,10 @@ struct KeyValue {
 };
 
 struct OpLogKeySet {
-  std::string origin;               // "file <path>" or "etcd <host:port>"
-  std::string root;                 // "/oplog/<cluster_id>/"
-  std::vector<KeyValue> kvs;        // under root, sorted by key bytes
-  std::uint64_t outside_root = 0;   // export lines whose key is not under root (ignored)
+  std::string origin;              // "file <path>" or "etcd <host:port>"
+  std::string root;                // "/oplog/<cluster_id>/"
+  std::vector<KeyValue> kvs;       // under root, sorted by key bytes
+  std::uint64_t outside_root = 0;  // export lines whose key is not under root (ignored)
   model::Findings findings;
 };
 

@@ -62,7 +62,8 @@ util::Result<CatalogListing> read_redis_catalog(const std::string& host_port, co
   CatalogListing out;
   out.root = snapshot_root(store_dir, resolve_namespace(cluster_id, env_id));
 
-  ReplyPtr list(static_cast<redisReply*>(redisCommand(ctx.get(), "ZREVRANGE %b 0 -1", keys.index.data(), keys.index.size())));
+  ReplyPtr list(
+      static_cast<redisReply*>(redisCommand(ctx.get(), "ZREVRANGE %b 0 -1", keys.index.data(), keys.index.size())));
   if (!list) return Status::unavailable("Redis " + host_port + ": ZREVRANGE failed: " + ctx->errstr);
   if (list->type == REDIS_REPLY_ERROR) return Status::unavailable("Redis ZREVRANGE " + keys.index + ": " + list->str);
   if (list->type != REDIS_REPLY_ARRAY) return Status::unavailable("Redis ZREVRANGE " + keys.index + ": not an array");
@@ -71,7 +72,8 @@ util::Result<CatalogListing> read_redis_catalog(const std::string& host_port, co
     if (e->type != REDIS_REPLY_STRING) continue;
     std::string id(e->str, e->len);
     if (!is_valid_snapshot_id(id)) {
-      out.findings.push_back({model::Severity::warning, keys.index, "member '" + id + "' is not a valid snapshot id (skipped)"});
+      out.findings.push_back(
+          {model::Severity::warning, keys.index, "member '" + id + "' is not a valid snapshot id (skipped)"});
       continue;
     }
     if (!read_descriptor(out.root + id).ok()) {
@@ -97,7 +99,8 @@ util::Result<CatalogListing> read_redis_catalog(const std::string& host_port, co
   }
   auto descriptor = read_descriptor(out.root + id);
   if (!descriptor.ok()) {
-    out.latest_error = "latest snapshot " + id + ": descriptor: " + descriptor.status().message() + " (PERSISTENT_FAIL)";
+    out.latest_error =
+        "latest snapshot " + id + ": descriptor: " + descriptor.status().message() + " (PERSISTENT_FAIL)";
     return out;
   }
   out.latest = id;

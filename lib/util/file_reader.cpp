@@ -74,8 +74,8 @@ Status FileReader::read_exact(std::uint64_t n, std::string* out) {
 
 Status FileReader::seek(std::uint64_t offset) {
   if (offset > m_size) {
-    return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) + ", cannot read at byte offset " +
-                              std::to_string(offset));
+    return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) +
+                              ", cannot read at byte offset " + std::to_string(offset));
   }
   m_offset = offset;
   return {};
@@ -85,8 +85,8 @@ Result<std::string> read_small_file(const std::string& path, std::uint64_t max_b
   FileReader reader;
   MQ_RETURN_IF_ERROR(reader.open(path));
   if (reader.size() > max_bytes) {
-    return Status::limit_exceeded("'" + path + "' is " + std::to_string(reader.size()) + " bytes, more than the limit of " +
-                              std::to_string(max_bytes));
+    return Status::limit_exceeded("'" + path + "' is " + std::to_string(reader.size()) +
+                                  " bytes, more than the limit of " + std::to_string(max_bytes));
   }
   std::string out;
   MQ_RETURN_IF_ERROR(reader.read_exact(reader.size(), &out));

@@ -56,7 +56,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : m_state(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : m_state(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Result(Status status) : m_state(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool ok() const { return std::holds_alternative<T>(m_state); }
@@ -76,10 +76,10 @@ class [[nodiscard]] Result {
 }  // namespace moonquota::util
 
 // Propagate a failed Status from an expression returning Status.
-#define MQ_RETURN_IF_ERROR(expr)                         \
-  do {                                                   \
-    ::moonquota::util::Status mq_status_ = (expr);       \
-    if (!mq_status_.ok()) return mq_status_;             \
+#define MQ_RETURN_IF_ERROR(expr)                   \
+  do {                                             \
+    ::moonquota::util::Status mq_status_ = (expr); \
+    if (!mq_status_.ok()) return mq_status_;       \
   } while (false)
 
 #define MQ_CONCAT_INNER(a, b) a##b

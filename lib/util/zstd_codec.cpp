@@ -33,7 +33,7 @@ Result<std::uint64_t> checked_frame_size(std::string_view frame, std::size_t max
   if (!size.ok()) return size.status();
   if (*size > max_bytes) {
     return Status::limit_exceeded("zstd content size " + std::to_string(*size) + " exceeds the limit of " +
-                              std::to_string(max_bytes) + " bytes");
+                                  std::to_string(max_bytes) + " bytes");
   }
   size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
   if (ZSTD_isError(frame_size)) {
@@ -127,7 +127,8 @@ Status zstd_check_frame(std::string_view frame, std::uint64_t expected_bytes) {
 
 Status payload_error(const Status& failure, const std::string& context) {
   const StatusCode kept = failure.code();
-  const bool keep = kept == StatusCode::limit_exceeded || kept == StatusCode::io_error || kept == StatusCode::unavailable;
+  const bool keep =
+      kept == StatusCode::limit_exceeded || kept == StatusCode::io_error || kept == StatusCode::unavailable;
   const StatusCode code = keep ? kept : StatusCode::corruption;
   return Status(code, context + ": " + failure.message());
 }

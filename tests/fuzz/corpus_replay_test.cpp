@@ -121,42 +121,42 @@ std::map<std::string, std::string> seeds() {
   s["seg-r1-older"] = with_selector(0x06, genuine_segments(test::k_r1, test::k_r1_older_id));
   s["seg-spec-empty"] = with_selector(0x00, test::unhex("85a26d6101a2616e90a26d7380a2637380a26c6480"));
   s["seg-ld-legacy"] = with_selector(0x00, msgpack([](MsgpackWriter& w) {
-    w.pack_map_header(2);
-    w.pack_str("ma");
-    w.pack_uint(1);
-    w.pack_str("ld");
-    w.pack_map_header(1);
-    w.pack_str("1-2");
-    w.pack_array_header(7);
-    w.pack_bool(true);
-    w.pack_uint(2);
-    w.pack_str(std::string("tenant\0key", 10));
-    w.pack_int(-4);
-    w.pack_str(std::string("tenant\0k2", 9));
-    w.pack_array_header(3);
-    w.pack_str("tenant");
-    w.pack_str("k2");
-    w.pack_int(4096);
-    w.pack_int(1 << 20);
-  }));
+                                       w.pack_map_header(2);
+                                       w.pack_str("ma");
+                                       w.pack_uint(1);
+                                       w.pack_str("ld");
+                                       w.pack_map_header(1);
+                                       w.pack_str("1-2");
+                                       w.pack_array_header(7);
+                                       w.pack_bool(true);
+                                       w.pack_uint(2);
+                                       w.pack_str(std::string("tenant\0key", 10));
+                                       w.pack_int(-4);
+                                       w.pack_str(std::string("tenant\0k2", 9));
+                                       w.pack_array_header(3);
+                                       w.pack_str("tenant");
+                                       w.pack_str("k2");
+                                       w.pack_int(4096);
+                                       w.pack_int(1 << 20);
+                                     }));
   s["seg-odd-keys"] = with_selector(0x00, msgpack([](MsgpackWriter& w) {
-    w.pack_map_header(4);
-    w.pack_uint(7);
-    w.pack_array_header(1);
-    w.pack_nil();
-    w.pack_str("an");
-    w.pack_array_header(1);
-    w.pack_str("a");
-    w.pack_str("an");
-    w.pack_array_header(1);
-    w.pack_str("b");
-    w.pack_str("cs");
-    w.pack_map_header(1);
-    w.pack_str("1-2");
-    w.pack_array_header(2);
-    w.pack_str("3-4");
-    w.pack_str(" +5-6x");
-  }));
+                                      w.pack_map_header(4);
+                                      w.pack_uint(7);
+                                      w.pack_array_header(1);
+                                      w.pack_nil();
+                                      w.pack_str("an");
+                                      w.pack_array_header(1);
+                                      w.pack_str("a");
+                                      w.pack_str("an");
+                                      w.pack_array_header(1);
+                                      w.pack_str("b");
+                                      w.pack_str("cs");
+                                      w.pack_map_header(1);
+                                      w.pack_str("1-2");
+                                      w.pack_array_header(2);
+                                      w.pack_str("3-4");
+                                      w.pack_str(" +5-6x");
+                                    }));
   {
     auto payload = test::make_segments_payload({{"3-4", "seg-a", 1 << 20}, {"5-6", "seg-b", 1 << 20, 2}});
     auto raw = format::encode_segments_raw(payload);
@@ -164,10 +164,12 @@ std::map<std::string, std::string> seeds() {
     s["seg-two-segments-blobs"] = with_selector(0x81, *raw);
   }
   // shards (selector 1 + 4k: shard k)
-  s["shard-spec-14-3"] = with_selector(0x01, test::unhex(
-      "81a86d657461646174619193a764656661756c74a864656d6f2d6b65799ca3312d32cf0000018bcfe56800cd0400cf000003bb2cc3"
-      "d800c20002009401030095cd0400cf0000000300000000a3332d34c393cf0000000300000000cd04009200009402030192d92e2f6d"
-      "6e742f6d6f6f6e63616b655f66732f6d6f6f6e63616b655f636c75737465722f642f6d2f64656d6f2d6b6579cd0400c2a0"));
+  s["shard-spec-14-3"] = with_selector(
+      0x01,
+      test::unhex(
+          "81a86d657461646174619193a764656661756c74a864656d6f2d6b65799ca3312d32cf0000018bcfe56800cd0400cf000003bb2cc3"
+          "d800c20002009401030095cd0400cf0000000300000000a3332d34c393cf0000000300000000cd04009200009402030192d92e2f6d"
+          "6e742f6d6f6f6e63616b655f66732f6d6f6f6e63616b655f636c75737465722f642f6d2f64656d6f2d6b6579cd0400c2a0"));
   s["shard-s7"] = with_selector(0x05, genuine_shards(test::k_s7, test::k_s7.snapshot_id).at(0));
   int n = 0;
   for (const auto& raw : genuine_shards(test::k_s1, test::k_s1.snapshot_id)) {
@@ -193,52 +195,72 @@ std::map<std::string, std::string> seeds() {
     local.group_id = "g";
     auto draining = test::make_object("t", "c", 64, {test::memory_replica(4, "5-6", 64)});
     auto dup = test::make_object("t", "a", 99, {test::memory_replica(5, "7-8", 99)});
-    s["shard-mixed-replicas"] =
-        with_selector(0x01, shard_of({object_entry(mem), object_entry(local), object_entry(draining), object_entry(dup)}));
+    s["shard-mixed-replicas"] = with_selector(
+        0x01, shard_of({object_entry(mem), object_entry(local), object_entry(draining), object_entry(dup)}));
   }
-  s["shard-legacy-layouts"] = with_selector(0x01, shard_of({
-      raw_entry("v1", 0, [](MsgpackWriter&) {}, 0),
-      raw_entry("v2", 0, [](MsgpackWriter& w) { w.pack_uint(3); }, 1),
-      raw_entry("v3", 0, [](MsgpackWriter& w) { w.pack_bool(true); w.pack_str("grp"); }, 2),
-      raw_entry("v5", 0, [](MsgpackWriter& w) { w.pack_uint(1); w.pack_bool(false); w.pack_str(""); w.pack_uint(77); }, 4),
-      msgpack([](MsgpackWriter& w) {
-        w.pack_array_header(2);
-        w.pack_str("legacy-two-element");
-        w.pack_array_header(7);
-        w.pack_str("1-2");
-        for (int i = 0; i < 3; ++i) w.pack_uint(1);
-        w.pack_bool(false);
-        w.pack_uint(0);
-        w.pack_uint(0);
-      })}));
-  s["shard-nof-and-ambiguous"] = with_selector(0x01, shard_of({
-      raw_entry("nof", 1, [](MsgpackWriter& w) {
-        w.pack_array_header(4);
-        w.pack_uint(1);
-        w.pack_uint(3);
-        w.pack_uint(3);
-        w.pack_int(-1);
-        w.pack_nil();
-      }, 2),
-      msgpack([](MsgpackWriter& w) {
-        w.pack_array_header(3);
-        w.pack_str("t");
-        w.pack_str("amb");
-        w.pack_array_header(8);
-        w.pack_str("bad-uuid");
-        for (int i = 0; i < 3; ++i) w.pack_uint(1);
-        w.pack_bool(false);
-        w.pack_uint(0);
-        w.pack_uint(0);
-        w.pack_uint(300);
-      })}));
-  s["shard-reject-status"] = with_selector(0x01, shard_of({raw_entry("s", 1, [](MsgpackWriter& w) {
-    w.pack_array_header(4);
-    w.pack_uint(1);
-    w.pack_uint(40000);
-    w.pack_uint(0);
-    w.pack_nil();
-  }, 1)}));
+  s["shard-legacy-layouts"] = with_selector(0x01, shard_of({raw_entry(
+                                                                "v1", 0, [](MsgpackWriter&) {}, 0),
+                                                            raw_entry(
+                                                                "v2", 0, [](MsgpackWriter& w) { w.pack_uint(3); }, 1),
+                                                            raw_entry(
+                                                                "v3", 0,
+                                                                [](MsgpackWriter& w) {
+                                                                  w.pack_bool(true);
+                                                                  w.pack_str("grp");
+                                                                },
+                                                                2),
+                                                            raw_entry(
+                                                                "v5", 0,
+                                                                [](MsgpackWriter& w) {
+                                                                  w.pack_uint(1);
+                                                                  w.pack_bool(false);
+                                                                  w.pack_str("");
+                                                                  w.pack_uint(77);
+                                                                },
+                                                                4),
+                                                            msgpack([](MsgpackWriter& w) {
+                                                              w.pack_array_header(2);
+                                                              w.pack_str("legacy-two-element");
+                                                              w.pack_array_header(7);
+                                                              w.pack_str("1-2");
+                                                              for (int i = 0; i < 3; ++i) w.pack_uint(1);
+                                                              w.pack_bool(false);
+                                                              w.pack_uint(0);
+                                                              w.pack_uint(0);
+                                                            })}));
+  s["shard-nof-and-ambiguous"] = with_selector(0x01, shard_of({raw_entry(
+                                                                   "nof", 1,
+                                                                   [](MsgpackWriter& w) {
+                                                                     w.pack_array_header(4);
+                                                                     w.pack_uint(1);
+                                                                     w.pack_uint(3);
+                                                                     w.pack_uint(3);
+                                                                     w.pack_int(-1);
+                                                                     w.pack_nil();
+                                                                   },
+                                                                   2),
+                                                               msgpack([](MsgpackWriter& w) {
+                                                                 w.pack_array_header(3);
+                                                                 w.pack_str("t");
+                                                                 w.pack_str("amb");
+                                                                 w.pack_array_header(8);
+                                                                 w.pack_str("bad-uuid");
+                                                                 for (int i = 0; i < 3; ++i) w.pack_uint(1);
+                                                                 w.pack_bool(false);
+                                                                 w.pack_uint(0);
+                                                                 w.pack_uint(0);
+                                                                 w.pack_uint(300);
+                                                               })}));
+  s["shard-reject-status"] = with_selector(0x01, shard_of({raw_entry(
+                                                     "s", 1,
+                                                     [](MsgpackWriter& w) {
+                                                       w.pack_array_header(4);
+                                                       w.pack_uint(1);
+                                                       w.pack_uint(40000);
+                                                       w.pack_uint(0);
+                                                       w.pack_nil();
+                                                     },
+                                                     1)}));
   s["shard-trailing-bytes"] = with_selector(0x01, test::unhex("81a86d6574616461746190c1c1c1"));
   // task_manager (selector 2)
   s["tasks-spec-empty"] = with_selector(0x02, test::unhex("90"));
@@ -257,23 +279,23 @@ std::map<std::string, std::string> seeds() {
     s["tasks-two"] = with_selector(0x02, *raw);
   }
   s["tasks-bad-types"] = with_selector(0x05, msgpack([](MsgpackWriter& w) {
-    w.pack_array_header(3);
-    w.pack_array_header(8);
-    w.pack_str("1-1");
-    w.pack_str("copy");
-    for (int i = 0; i < 5; ++i) w.pack_uint(1);
-    w.pack_str("1-2");
-    w.pack_array_header(7);
-    w.pack_str("x");
-    w.pack_str("x-1");
-    w.pack_array_header(8);
-    w.pack_str("bad");
-    for (int i = 0; i < 2; ++i) w.pack_int(-1);
-    w.pack_bin("payload as bin");
-    for (int i = 0; i < 2; ++i) w.pack_int(-1);
-    w.pack_str("");
-    w.pack_str("1-2");
-  }));
+                                         w.pack_array_header(3);
+                                         w.pack_array_header(8);
+                                         w.pack_str("1-1");
+                                         w.pack_str("copy");
+                                         for (int i = 0; i < 5; ++i) w.pack_uint(1);
+                                         w.pack_str("1-2");
+                                         w.pack_array_header(7);
+                                         w.pack_str("x");
+                                         w.pack_str("x-1");
+                                         w.pack_array_header(8);
+                                         w.pack_str("bad");
+                                         for (int i = 0; i < 2; ++i) w.pack_int(-1);
+                                         w.pack_bin("payload as bin");
+                                         for (int i = 0; i < 2; ++i) w.pack_int(-1);
+                                         w.pack_str("");
+                                         w.pack_str("1-2");
+                                       }));
   s["tasks-nonstring-id"] = with_selector(0x08, test::unhex("91980100000000000000"));
   s["tasks-not-array"] = with_selector(0x0b, test::unhex("80"));
   return s;

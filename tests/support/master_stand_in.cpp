@@ -14,8 +14,10 @@ using reconcile::LiveTenant;
 
 constexpr const char* k_json_type = "application/json; charset=utf-8";
 constexpr const char* k_metrics_type = "text/plain; version=0.0.4";
-constexpr const char* k_inactive = R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})";
-constexpr const char* k_mode_off = R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})";
+constexpr const char* k_inactive =
+    R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})";
+constexpr const char* k_mode_off =
+    R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})";
 constexpr const char* k_invalid_id = R"({"success":false,"error_code":-600,"error_message":"Invalid tenant_id"})";
 constexpr const char* k_not_found = R"({"success":false,"error_code":-704,"error_message":"OBJECT_NOT_FOUND"})";
 
@@ -225,7 +227,8 @@ int MasterStandIn::start(int port) {
     const std::uint64_t n = m_list_requests.fetch_add(1) + 1;
     if (!one) return answer(res, 200, list_body(n), k_json_type);
     for (const auto& t : tenants_now(n)) {
-      if (t.tenant_id == id) return answer(res, 200, "{\"success\":true,\"data\":" + snapshot_json(t, "") + "}", k_json_type);
+      if (t.tenant_id == id)
+        return answer(res, 200, "{\"success\":true,\"data\":" + snapshot_json(t, "") + "}", k_json_type);
     }
     return answer(res, 404, k_not_found, k_json_type);
   });

@@ -26,7 +26,7 @@
 namespace moonquota::testing {
 
 struct StandInKnobs {
-  std::map<std::string, std::int64_t> drift_bytes;     // tenant -> signed bytes added to its charge
+  std::map<std::string, std::int64_t> drift_bytes;      // tenant -> signed bytes added to its charge
   std::map<std::string, std::uint64_t> inflight_bytes;  // added on odd-numbered requests of each route
   std::set<std::string> hidden;                         // tenants the master does not list
   std::vector<reconcile::LiveTenant> extra;             // tenants only the master lists

@@ -21,9 +21,7 @@ bool split_assignment(const std::string& text, std::string& tenant, std::int64_t
     std::size_t used = 0;
     value = std::stoll(text.substr(eq + 1), &used);
     return used == text.size() - eq - 1;
-  } catch (const std::exception&) {
-    return false;
-  }
+  } catch (const std::exception&) { return false; }
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ const char* k_r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
 }  // namespace
 
 std::vector<std::string> genuine_r1_metadata_args() {
-  return {"--store", source_path(std::string(k_r1) + "store"), "--policy", source_path(std::string(k_r1) + "policy.yaml"),
+  return {"--store",        source_path(std::string(k_r1) + "store"),
+          "--policy",       source_path(std::string(k_r1) + "policy.yaml"),
           "--restore-time", "1795956296529"};
 }
 

@@ -25,10 +25,10 @@ inline bool running_in_ci() {
 
 }  // namespace moonquota::test
 
-#define MQ_REQUIRE_SERVICE(var, port_variable)                                                        \
-  auto var##_opt = ::moonquota::test::service_endpoint(port_variable);                               \
-  if (!var##_opt) {                                                                                   \
-    if (::moonquota::test::running_in_ci()) FAIL() << port_variable << " is not set (CI=true)";       \
-    GTEST_SKIP() << port_variable << " is not set: run under scripts/with-services.sh";              \
-  }                                                                                                   \
+#define MQ_REQUIRE_SERVICE(var, port_variable)                                                  \
+  auto var##_opt = ::moonquota::test::service_endpoint(port_variable);                          \
+  if (!var##_opt) {                                                                             \
+    if (::moonquota::test::running_in_ci()) FAIL() << port_variable << " is not set (CI=true)"; \
+    GTEST_SKIP() << port_variable << " is not set: run under scripts/with-services.sh";         \
+  }                                                                                             \
   const std::string var = *var##_opt

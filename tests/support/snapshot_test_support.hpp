@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
+#include "forge/offset_allocator.hpp"
 #include "format/metadata_encoder.hpp"
 #include "format/msgpack_writer.hpp"
 #include "format/object_decoder.hpp"
-#include "forge/offset_allocator.hpp"
 #include "format/segments_encoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "format/task_manager_encoder.hpp"
@@ -93,15 +93,14 @@ inline std::string unzstd(const std::string& frame) {
 // --- genuine stores (written by a real master; copied before any mutation) -------------------
 
 struct GenuineSnapshot {
-  const char* name;          // folder under snapshots/genuine[-live]/
-  const char* store;         // the store dir relative to the source root
-  const char* snapshot_id;   // the latest snapshot
+  const char* name;         // folder under snapshots/genuine[-live]/
+  const char* store;        // the store dir relative to the source root
+  const char* snapshot_id;  // the latest snapshot
 };
 
 inline constexpr GenuineSnapshot k_s1{"s1", "snapshots/genuine/s1_single_segment_basic/store", "20261129_115140_543"};
 inline constexpr GenuineSnapshot k_s7{"s7", "snapshots/genuine/s7_spec_worked_example/store", "20261129_115155_173"};
-inline constexpr GenuineSnapshot k_r1{"r1", "snapshots/genuine-live/r1_quiescent_orphan/store",
-                                      "20261129_124455_488"};
+inline constexpr GenuineSnapshot k_r1{"r1", "snapshots/genuine-live/r1_quiescent_orphan/store", "20261129_124455_488"};
 inline constexpr const char* k_r1_older_id = "20261129_124452_790";
 inline constexpr std::uint64_t k_s1_restore_time_ms = 1795953102553ULL;
 inline constexpr std::uint64_t k_s7_restore_time_ms = 1795953117185ULL;
@@ -124,7 +123,7 @@ inline constexpr std::uint64_t k_put_time_ms = 1700000000000ULL;
 inline constexpr std::uint64_t k_segment_base = 0x300000000ULL;
 
 struct SegmentSpec {
-  std::string id;     // UUID string
+  std::string id;  // UUID string
   std::string name;
   std::uint64_t size = 16ULL << 20;
   std::int16_t status = model::segment_status::ok;

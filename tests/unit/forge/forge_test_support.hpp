@@ -33,8 +33,7 @@ inline std::vector<std::pair<std::uint32_t, std::string>> metadata_shard_bins(co
       format::MpHeader k;
       format::MpHeader v;
       std::string_view bin;
-      if (!r.read_header(k) || !r.read_header(v) || v.type != format::MpType::bin ||
-          !r.read_payload(v.length, bin)) {
+      if (!r.read_header(k) || !r.read_header(v) || v.type != format::MpType::bin || !r.read_payload(v.length, bin)) {
         return shards;
       }
       shards.emplace_back(static_cast<std::uint32_t>(k.u), std::string(bin));

@@ -58,8 +58,7 @@ TEST_P(GenuineStore, DecompressedMetadataShardsAreIdentical) {
   ASSERT_EQ(ours->size(), genuine_shards.size());
   for (std::size_t i = 0; i < ours->size(); ++i) {
     EXPECT_EQ((*ours)[i].first, genuine_shards[i].first);
-    EXPECT_EQ(to_hex((*ours)[i].second), to_hex(unzstd(genuine_shards[i].second)))
-        << "shard " << (*ours)[i].first;
+    EXPECT_EQ(to_hex((*ours)[i].second), to_hex(unzstd(genuine_shards[i].second))) << "shard " << (*ours)[i].first;
   }
 }
 
@@ -69,11 +68,10 @@ TEST_P(GenuineStore, DecompressedSegmentsAndTasksAreIdentical) {
   ASSERT_TRUE(segments.ok()) << segments.status().to_string();
   const std::string genuine_segments = unzstd(read_file(dir + "/segments"));
   ASSERT_EQ(segments->size(), genuine_segments.size());
-  EXPECT_TRUE(*segments == genuine_segments) << "first difference at byte "
-                                             << std::distance(segments->begin(),
-                                                              std::mismatch(segments->begin(), segments->end(),
-                                                                            genuine_segments.begin())
-                                                                  .first);
+  EXPECT_TRUE(*segments == genuine_segments)
+      << "first difference at byte "
+      << std::distance(segments->begin(),
+                       std::mismatch(segments->begin(), segments->end(), genuine_segments.begin()).first);
   auto tasks = format::encode_task_manager_raw(m_scenario.snapshots.at(0).tasks);
   ASSERT_TRUE(tasks.ok());
   EXPECT_EQ(to_hex(*tasks), to_hex(unzstd(read_file(dir + "/task_manager"))));
@@ -89,12 +87,14 @@ TEST_P(GenuineStore, ForgedStoreIsByteIdenticalToTheGenuineOne) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, GenuineStore,
-    ::testing::Values(GenuineCase{"s7_spec_worked_example", "genuine_s7_spec_worked_example.json", "20261129_115155_173"},
-                      GenuineCase{"s1_single_segment_basic", "genuine_s1_single_segment_basic.json",
-                                  "20261129_115140_543"}),
-    [](const ::testing::TestParamInfo<GenuineCase>& param_info) { return std::string(param_info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Cases, GenuineStore,
+                         ::testing::Values(GenuineCase{"s7_spec_worked_example", "genuine_s7_spec_worked_example.json",
+                                                       "20261129_115155_173"},
+                                           GenuineCase{"s1_single_segment_basic",
+                                                       "genuine_s1_single_segment_basic.json", "20261129_115140_543"}),
+                         [](const ::testing::TestParamInfo<GenuineCase>& param_info) {
+                           return std::string(param_info.param.name);
+                         });
 
 }  // namespace
 }  // namespace moonquota::forge

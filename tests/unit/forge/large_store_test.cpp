@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "format/msgpack_reader.hpp"
 #include "forge_test_support.hpp"
+#include "format/msgpack_reader.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/hashing.hpp"
 

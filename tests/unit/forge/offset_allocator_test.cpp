@@ -24,8 +24,12 @@ std::uint32_t le32(const std::string& bytes, std::size_t at) {
 
 NodeRecord node_at(const model::AllocatorCore& core, std::size_t index) {
   const std::size_t at = index * 25;
-  return {static_cast<unsigned char>(core.nodes[at]), le32(core.nodes, at + 1),  le32(core.nodes, at + 5),
-          le32(core.nodes, at + 9),                   le32(core.nodes, at + 13), le32(core.nodes, at + 17),
+  return {static_cast<unsigned char>(core.nodes[at]),
+          le32(core.nodes, at + 1),
+          le32(core.nodes, at + 5),
+          le32(core.nodes, at + 9),
+          le32(core.nodes, at + 13),
+          le32(core.nodes, at + 17),
           le32(core.nodes, at + 21)};
 }
 

@@ -13,7 +13,8 @@ namespace {
 std::string scenario_with(const std::string& objects, const std::string& extra = "") {
   return R"({"snapshots":[{"id":"20260822_051200_123","latest":true,)" + extra +
          R"("segments":[{"id":"3-4","name":"seg-a","base":4096,"size":1048576,"client":"1-2"}],
-            "objects":[)" + objects + "]}]}";
+            "objects":[)" +
+         objects + "]}]}";
 }
 
 std::string error_of(const std::string& json) {
@@ -62,7 +63,8 @@ TEST(Scenario, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(R"({"snapshots":[]})"), "$: 'snapshots' must list at least one snapshot");
   EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":-1,"client_id":"1-2"})")),
             "$.snapshots[0].objects[0].size: expected an unsigned integer (0 .. 2^64-1)");
-  EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":1,"client_id":"1-2","replicas":[{"type":"MEMORY","segment":"9-9"}]})")),
+  EXPECT_EQ(error_of(scenario_with(
+                R"({"key":"k","size":1,"client_id":"1-2","replicas":[{"type":"MEMORY","segment":"9-9"}]})")),
             "$.snapshots[0].objects[0].replicas[0]: MEMORY replica names unknown segment '9-9'");
   EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":1,"client_id":"1-2","replicas":[{"type":"NOF"}]})")),
             "$.snapshots[0].objects[0].replicas[0].type: unknown name 'NOF' (expected one of MEMORY, DISK, "
@@ -71,7 +73,8 @@ TEST(Scenario, ErrorsNameTheJsonPath) {
             "$.snapshots[0].objects[0]: unknown field 'sise'");
   EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":1})")),
             "$.snapshots[0].objects[0]: missing required field 'client_id'");
-  EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":2000000,"client_id":"1-2","replicas":[{"type":"MEMORY","segment":"3-4"}]})")),
+  EXPECT_EQ(error_of(scenario_with(
+                R"({"key":"k","size":2000000,"client_id":"1-2","replicas":[{"type":"MEMORY","segment":"3-4"}]})")),
             "$.snapshots[0].objects[0].replicas[0]: cannot allocate 2000000 bytes in a segment of 1048576 bytes: "
             "larger than the segment");
   EXPECT_NE(error_of(R"({"snapshots":[{"id":"snapshot-000123"}]})").find("YYYYMMDD_HHMMSS_mmm"), std::string::npos);
@@ -87,7 +90,7 @@ TEST(Scenario, EscapeHatches) {
   EXPECT_EQ(snap.metadata.shards, std::vector<std::uint32_t>{7});
   EXPECT_EQ(snap.metadata.objects.size(), 1u);  // the removed object is not written
   EXPECT_EQ(snap.metadata.objects[0].replicas[0].status, 42);
-  EXPECT_EQ(snap.metadata.replica_next_id, 11u);   // ids 9 and 10 were used
+  EXPECT_EQ(snap.metadata.replica_next_id, 11u);                            // ids 9 and 10 were used
   EXPECT_EQ(snap.segments.mounted[0].allocator->offset.allocated_num, 0u);  // freed again
   EXPECT_EQ(snap.manifest_text.value(), "messagepack|1.0.1|x");
   EXPECT_FALSE(snap.published);

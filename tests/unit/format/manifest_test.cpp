@@ -14,8 +14,8 @@ constexpr const char* k_id = "20260822_051200_123";
 struct ManifestRow {
   const char* name;
   std::string text;
-  bool accepted;           // same verdict under both rules (the table says so for every row)
-  const char* reason;      // substring of the rejection message
+  bool accepted;       // same verdict under both rules (the table says so for every row)
+  const char* reason;  // substring of the rejection message
 };
 
 class ManifestTable : public ::testing::TestWithParam<ManifestRow> {};
@@ -34,9 +34,7 @@ TEST_P(ManifestTable, StandbyRule) {
   const auto& row = GetParam();
   auto r = check_manifest(row.text, ManifestRule::standby, k_id);
   ASSERT_EQ(r.ok(), row.accepted) << (r.ok() ? "accepted" : r.status().message());
-  if (!row.accepted) {
-    EXPECT_EQ(r.status().code(), util::StatusCode::corruption);
-  }
+  if (!row.accepted) { EXPECT_EQ(r.status().code(), util::StatusCode::corruption); }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -100,7 +100,8 @@ std::string frame_without_content_size(const std::string& content) {
 }
 
 TEST_F(MetadataFile, EmptyFixtureOfSpec) {
-  Scan s = scan_bytes(test::unhex("83a673686172647380b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696401"));
+  Scan s = scan_bytes(
+      test::unhex("83a673686172647380b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696401"));
   ASSERT_TRUE(s.info.ok()) << s.info.status().message();
   EXPECT_EQ(s.info->file_bytes, 46u);
   EXPECT_EQ(s.info->shard_entries, 0u);
@@ -309,7 +310,8 @@ TEST_F(MetadataFile, ReplicaNextIdMustBeUnsigned) {
     w.pack_str("replica_next_id");
     w.pack_int(-1);
   });
-  EXPECT_EQ(error_of(bytes), "metadata: \"replica_next_id\" at byte offset 45 is a negative integer, not an unsigned integer");
+  EXPECT_EQ(error_of(bytes),
+            "metadata: \"replica_next_id\" at byte offset 45 is a negative integer, not an unsigned integer");
 }
 
 std::string with_discarded(const std::function<void(MsgpackWriter&)>& discarded) {
@@ -369,8 +371,9 @@ TEST_F(MetadataFile, AnyDiscardedReplicaErrorRejects) {
     w.pack_uint(1);
     ASSERT_TRUE(encode_replica(w, test::memory_replica(2, "9-9", 1)).ok());
   });
-  EXPECT_EQ(error_of(missing_segment),
-            "metadata: discarded_replicas[0] replica 0: MEMORY replica on segment 9-9, which is not in the segment table");
+  EXPECT_EQ(
+      error_of(missing_segment),
+      "metadata: discarded_replicas[0] replica 0: MEMORY replica on segment 9-9, which is not in the segment table");
 }
 
 TEST_F(MetadataFile, TrailingBytesAreIgnoredWithAWarning) {

@@ -15,12 +15,24 @@ namespace {
 
 using Element = std::function<void(MsgpackWriter&)>;
 
-Element u(std::uint64_t v) { return [v](MsgpackWriter& w) { w.pack_uint(v); }; }
-Element i(std::int64_t v) { return [v](MsgpackWriter& w) { w.pack_int(v); }; }
-Element b(bool v) { return [v](MsgpackWriter& w) { w.pack_bool(v); }; }
-Element s(std::string v) { return [v](MsgpackWriter& w) { w.pack_str(v); }; }
-Element bin(std::string v) { return [v](MsgpackWriter& w) { w.pack_bin(v); }; }
-Element nil() { return [](MsgpackWriter& w) { w.pack_nil(); }; }
+Element u(std::uint64_t v) {
+  return [v](MsgpackWriter& w) { w.pack_uint(v); };
+}
+Element i(std::int64_t v) {
+  return [v](MsgpackWriter& w) { w.pack_int(v); };
+}
+Element b(bool v) {
+  return [v](MsgpackWriter& w) { w.pack_bool(v); };
+}
+Element s(std::string v) {
+  return [v](MsgpackWriter& w) { w.pack_str(v); };
+}
+Element bin(std::string v) {
+  return [v](MsgpackWriter& w) { w.pack_bin(v); };
+}
+Element nil() {
+  return [](MsgpackWriter& w) { w.pack_nil(); };
+}
 Element arr(std::vector<Element> items) {
   return [items](MsgpackWriter& w) {
     w.pack_array_header(items.size());
@@ -76,8 +88,8 @@ SegmentTable segment_table() {
 struct Decoded {
   ObjectDecodeResult result;
   model::ObjectRecord record;
-  std::size_t end = 0;       // reader position after the call
-  std::size_t value_end = 0; // where the object's bytes end (the sentinel)
+  std::size_t end = 0;        // reader position after the call
+  std::size_t value_end = 0;  // where the object's bytes end (the sentinel)
 };
 
 Decoded decode(const std::string& bytes) {
@@ -393,7 +405,8 @@ TEST(ObjectSkipped, MissingSegment) {
 }
 
 TEST(ObjectSkipped, NonOkSegment) {
-  expect_skipped(v4({memory_replica("5-6")}), "replica 0: MEMORY replica on segment 5-6 whose status is DRAINING, not OK");
+  expect_skipped(v4({memory_replica("5-6")}),
+                 "replica 0: MEMORY replica on segment 5-6 whose status is DRAINING, not OK");
 }
 
 TEST(ObjectSkipped, SegmentWithoutAllocator) {
@@ -522,9 +535,10 @@ TEST(ObjectRejected, ConversionFailureInsidePayload) {
                   "buffer segment id: expected a string, found positive integer");
   expect_rejected(v4({replica(1, 3, 0, arr({u(1024), u(k_addr), s("3-4"), u(1), handle()}))}),
                   "has_offset_handle: expected a boolean, found positive integer");
-  expect_rejected(
-      v4({replica(1, 3, 0, arr({u(1024), u(k_addr), s("3-4"), b(true), arr({u(k_addr), u(1024), arr({u(1ULL << 32), u(0)})})}))}),
-      "handle offset: expected an unsigned 32-bit integer, found positive integer");
+  expect_rejected(v4({replica(1, 3, 0,
+                              arr({u(1024), u(k_addr), s("3-4"), b(true),
+                                   arr({u(k_addr), u(1024), arr({u(1ULL << 32), u(0)})})}))}),
+                  "handle offset: expected an unsigned 32-bit integer, found positive integer");
   expect_rejected(v4({replica(2, 3, 1, arr({s("/p"), i(-1)}))}),
                   "disk object size: expected an unsigned integer, found negative integer");
   expect_rejected(v4({replica(2, 3, 100, arr({s("/p"), u(0), u(1), u(1), u(1ULL << 31)}))}),
@@ -552,10 +566,10 @@ TEST(ObjectRejected, ReplicaZeroIdStillDecodes) {
 
 TEST(ReplicaDecoder, DecodesAndSkipsWithReason) {
   const SegmentTable table = segment_table();
-  for (const auto& [element, expected, reason] :
-       std::vector<std::tuple<Element, DecodeOutcome, std::string>>{
+  for (const auto& [element, expected, reason] : std::vector<std::tuple<Element, DecodeOutcome, std::string>>{
            {memory_replica(), DecodeOutcome::decoded, ""},
-           {memory_replica("5-6"), DecodeOutcome::skipped, "MEMORY replica on segment 5-6 whose status is DRAINING, not OK"},
+           {memory_replica("5-6"), DecodeOutcome::skipped,
+            "MEMORY replica on segment 5-6 whose status is DRAINING, not OK"},
            {replica(1, 3, 3, nil()), DecodeOutcome::skipped, "unsupported snapshot: NOF_SSD replica (type 3)"},
            {replica(1, 3, 300, nil()), DecodeOutcome::rejected, ""}}) {
     const std::string bytes = test::msgpack([&](MsgpackWriter& w) { element(w); });

@@ -16,11 +16,12 @@ constexpr const char* k_worked_record =
 std::vector<OpLogEntry> worked_entries(bool literal) {
   const char* mount = literal ? "RQRHewT9gAyADAQLgAz/AAlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA"
                               : "RARHewlzZWctbm9kZTEOMTAuMC4wLjU6MTc4MTIAAABAAAAAAAEA";
-  const char* put = literal ? "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//"
-                              "wDvzauJZ0UjARAyVHaYutz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4"
-                              "MTIDAAAAAQABAQEA"
-                            : "wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAu"
-                              "NToxNzgxMgMAAAABAAEBAQA=";
+  const char* put = literal
+                        ? "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//"
+                          "wDvzauJZ0UjARAyVHaYutz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4"
+                          "MTIDAAAAAQABAQEA"
+                        : "wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAu"
+                          "NToxNzgxMgMAAAABAAEBAQA=";
   return {{0, op_type::segment_mount, "default", "10.0.0.5:17812", *base64_decode_canonical(mount)},
           {0, op_type::put_end, "default", "kv/blk-0001", *base64_decode_canonical(put)},
           {0, op_type::remove, "default", "kv/blk-0001", ""}};
@@ -110,7 +111,8 @@ TEST(OpLogBatch, EveryRejectionRuleHasItsMessage) {
       {"entry types", record("1,7,42,42", R"([3,1,"k",""])"), "rule 7: K entry 0 (sequence 42)"},
       {"op 0", record("1,7,42,42", R"([0,"default","k",""])"), "rule 8: K entry 0 (sequence 42): op_type 0 is not 1-7"},
       {"op 8", record("1,7,42,42", R"([8,"default","k",""])"), "rule 8: K entry 0 (sequence 42): op_type 8"},
-      {"base64", record("1,7,42,42", R"([1,"default","k","YQ"])"), "rule 9: K entry 0 (sequence 42): payload is not canonical base64"},
+      {"base64", record("1,7,42,42", R"([1,"default","k","YQ"])"),
+       "rule 9: K entry 0 (sequence 42): payload is not canonical base64"},
       {"tenant _", record("1,7,42,42", R"([3,"_x","k",""])"), "rule 10: K entry 0 (sequence 42): invalid tenant id"},
       {"tenant ctl", record("1,7,42,42", R"([3,"a\u0001","k",""])"), "rule 10"},
       {"key size", record("1,7,42,42", "[3,\"default\",\"" + std::string(4097, 'k') + "\",\"\"]"),
@@ -128,7 +130,8 @@ TEST(OpLogBatch, EveryRejectionRuleHasItsMessage) {
 TEST(OpLogBatch, PayloadLimitIsRule11) {
   std::string big(k_max_oplog_payload_bytes + 1, 'x');
   model::Findings findings;
-  auto r = decode_batch_record(record("1,7,42,42", "[1,\"default\",\"k\",\"" + base64_encode(big) + "\"]"), "K", findings);
+  auto r =
+      decode_batch_record(record("1,7,42,42", "[1,\"default\",\"k\",\"" + base64_encode(big) + "\"]"), "K", findings);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("rule 11"), std::string::npos) << r.status().message();
 }
@@ -139,7 +142,8 @@ TEST(OpLogBatch, DurablePrefix) {
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(*p, (DurablePrefix{7, 44}));
   EXPECT_TRUE(findings.empty());
-  auto extra = decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"producer_view_version":3,"schema_version":1})", findings);
+  auto extra =
+      decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"producer_view_version":3,"schema_version":1})", findings);
   ASSERT_TRUE(extra.ok());
   EXPECT_FALSE(findings.empty());
   EXPECT_FALSE(decode_durable_prefix(R"({"batch_id":7,"last_seq":44,"schema_version":2})", findings).ok());

@@ -69,13 +69,16 @@ TEST(OpLogPayloads, SegmentMountTypeLiteralMatchesWorkedBase64) {
 TEST(OpLogPayloads, PutEndBothFormsMatchWorkedBase64) {
   const std::string compact = encode_metadata_payload(worked_put_end(), PayloadForm::compact);
   EXPECT_EQ(compact.size(), 86u);
-  EXPECT_EQ(base64_encode(compact),
-            "wzhHwAFWAO/Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAuNToxNzgxMgMAAAABAAEBAQA=");
+  EXPECT_EQ(
+      base64_encode(compact),
+      "wzhHwAFWAO/"
+      "Nq4lnRSMBEDJUdpi63P4AEAAAAAAAAAEMAAAAAAAAAAAAEAAAAAAAAAAAAFw6fwAAA3RjcA4xMC4wLjAuNToxNzgxMgMAAAABAAEBAQA=");
   const std::string literal = encode_metadata_payload(worked_put_end(), PayloadForm::type_literal);
   EXPECT_EQ(literal.size(), 147u);
-  EXPECT_EQ(base64_encode(literal),
-            "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//wDvzauJZ0UjARAyVHaY"
-            "utz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4MTIDAAAAAQABAQEA");
+  EXPECT_EQ(
+      base64_encode(literal),
+      "wzhHwAWTAP39BASJif8EhP0Ehv39BASADIAM///9/QQEgAyADP///YAMBP/9/QQEiYn/BIAM//2ADAQEBAH//wH//wDvzauJZ0UjARAyVHaY"
+      "utz+ABAAAAAAAAABDAAAAAAAAAAAABAAAAAAAAAAAABcOn8AAAN0Y3AOMTAuMC4wLjU6MTc4MTIDAAAAAQABAQEA");
   for (const auto& bytes : {compact, literal}) {
     auto decoded = decode_metadata_payload(bytes);
     ASSERT_TRUE(decoded.ok()) << decoded.status().message();

@@ -43,8 +43,7 @@ TEST(PolicyYaml, ParsesTheSpecExampleFile) {
       "    quota: 200GB\n"
       "  - name: tenant-b\n"
       "    quota: 524288000\n");
-  EXPECT_EQ(policy.quotas, (std::map<std::string, std::uint64_t>{{"tenant-a", 214748364800},
-                                                                 {"tenant-b", 524288000}}));
+  EXPECT_EQ(policy.quotas, (std::map<std::string, std::uint64_t>{{"tenant-a", 214748364800}, {"tenant-b", 524288000}}));
   EXPECT_TRUE(policy.warnings.empty());
 }
 
@@ -62,9 +61,8 @@ TEST(PolicyYaml, AcceptsValidUnusualNames) {
       "  - {name: \"t\xC3\xA4\", quota: 3}\n"
       "  - {name: \"q\\\"\\\\\", quota: 4}\n"
       "  - {name: \"null\", quota: 5}\n");
-  EXPECT_EQ(policy.quotas,
-            (std::map<std::string, std::uint64_t>{
-                {"default", 1}, {"a b:c/d", 2}, {"t\xC3\xA4", 3}, {"q\"\\", 4}, {"null", 5}}));
+  EXPECT_EQ(policy.quotas, (std::map<std::string, std::uint64_t>{
+                               {"default", 1}, {"a b:c/d", 2}, {"t\xC3\xA4", 3}, {"q\"\\", 4}, {"null", 5}}));
 }
 
 TEST(PolicyYaml, RejectsDuplicateNamesNamingBothLines) {
@@ -81,11 +79,9 @@ TEST(PolicyYaml, RejectsInvalidNames) {
                  {"line 3", "tenant \"_system\"", "reserved"});
   expect_refused("version: 1\ntenants:\n  - name: \"a\\x01b\"\n    quota: 1\n",
                  {"line 3", "tenant \"a\\x01b\"", "control byte 0x01 at offset 1"});
-  expect_refused("version: 1\ntenants:\n  - name: \"a\\tb\"\n    quota: 1\n",
-                 {"tenant \"a\\tb\"", "0x09"});
+  expect_refused("version: 1\ntenants:\n  - name: \"a\\tb\"\n    quota: 1\n", {"tenant \"a\\tb\"", "0x09"});
   expect_refused("version: 1\ntenants:\n  - name: \"del\\x7f\"\n    quota: 1\n", {"0x7F"});
-  expect_refused("version: 1\ntenants:\n  - name: \"nul\\0\"\n    quota: 1\n",
-                 {"tenant \"nul\\0\"", "0x00"});
+  expect_refused("version: 1\ntenants:\n  - name: \"nul\\0\"\n    quota: 1\n", {"tenant \"nul\\0\"", "0x00"});
   // Empty names are not mapped to default.
   expect_refused("version: 1\ntenants:\n  - name: \"\"\n    quota: 1\n",
                  {"line 3", "empty", "not map empty names to default"});
@@ -104,11 +100,9 @@ TEST(PolicyYaml, RejectsMissingOrNonScalarFields) {
 }
 
 TEST(PolicyYaml, RejectsBadQuotasNamingLineAndTenant) {
-  expect_refused(
-      "version: 1\ntenants:\n  - name: ok\n    quota: 1\n  - name: big\n    quota: 8388608TB\n",
-      {"policy.yaml", "line 6", "tenant \"big\"", "invalid quota \"8388608TB\"", "2^63-1"});
-  expect_refused("version: 1\ntenants:\n  - name: t\n    quota: 1 GB\n",
-                 {"line 4", "tenant \"t\"", "\"1 GB\""});
+  expect_refused("version: 1\ntenants:\n  - name: ok\n    quota: 1\n  - name: big\n    quota: 8388608TB\n",
+                 {"policy.yaml", "line 6", "tenant \"big\"", "invalid quota \"8388608TB\"", "2^63-1"});
+  expect_refused("version: 1\ntenants:\n  - name: t\n    quota: 1 GB\n", {"line 4", "tenant \"t\"", "\"1 GB\""});
   expect_refused("version: 1\ntenants:\n  - name: t\n    quota: 0\n", {"positive"});
   expect_refused("version: 1\ntenants:\n  - name: t\n    quota: \"\"\n", {"quota is empty"});
   expect_refused("version: 1\ntenants:\n  - name: t\n    quota: -1\n", {"decimal digit"});
@@ -143,33 +137,26 @@ TEST(PolicyYaml, RejectsBadRootAndTenants) {
 }
 
 TEST(PolicyYaml, SyntaxErrorNamesTheLine) {
-  expect_refused("version: 1\ntenants:\n  - name: a\n    quota: [1,\n",
-                 {"policy.yaml", "line ", "invalid YAML"});
-  expect_refused("version: 1\ntenants: [\n  {name: a, quota: 1}\n  oops: x\n",
-                 {"line 4", "invalid YAML"});
+  expect_refused("version: 1\ntenants:\n  - name: a\n    quota: [1,\n", {"policy.yaml", "line ", "invalid YAML"});
+  expect_refused("version: 1\ntenants: [\n  {name: a, quota: 1}\n  oops: x\n", {"line 4", "invalid YAML"});
 }
 
 TEST(PolicyYaml, IgnoredKeysWarnWithTheirLine) {
-  auto policy =
-      parse_ok("version: 1\ncomment: hi\ntenants:\n  - name: a\n    quota: 1\n    owner: team-x\n");
+  auto policy = parse_ok("version: 1\ncomment: hi\ntenants:\n  - name: a\n    quota: 1\n    owner: team-x\n");
   EXPECT_EQ(policy.quotas.size(), 1U);
   ASSERT_EQ(policy.warnings.size(), 2U);
   EXPECT_NE(policy.warnings[0].find("line 2"), std::string::npos) << policy.warnings[0];
   EXPECT_NE(policy.warnings[0].find("\"comment\""), std::string::npos) << policy.warnings[0];
   EXPECT_NE(policy.warnings[1].find("line 6"), std::string::npos) << policy.warnings[1];
-  EXPECT_NE(policy.warnings[1].find("tenant \"a\": ignored key \"owner\""), std::string::npos)
-      << policy.warnings[1];
+  EXPECT_NE(policy.warnings[1].find("tenant \"a\": ignored key \"owner\""), std::string::npos) << policy.warnings[1];
 }
 
 TEST(PolicyYaml, RepeatedKeysWarnAndTheFirstWins) {
-  auto policy =
-      parse_ok("version: 1\ntenants:\n  - name: a\n    quota: 1\n    quota: 2\nversion: 3\n");
+  auto policy = parse_ok("version: 1\ntenants:\n  - name: a\n    quota: 1\n    quota: 2\nversion: 3\n");
   EXPECT_EQ(policy.quotas.at("a"), 1U);
   ASSERT_EQ(policy.warnings.size(), 2U);
-  EXPECT_NE(policy.warnings[0].find("line 6: repeated key \"version\""), std::string::npos)
-      << policy.warnings[0];
-  EXPECT_NE(policy.warnings[1].find("line 5: tenant \"a\": repeated key \"quota\""),
-            std::string::npos)
+  EXPECT_NE(policy.warnings[0].find("line 6: repeated key \"version\""), std::string::npos) << policy.warnings[0];
+  EXPECT_NE(policy.warnings[1].find("line 5: tenant \"a\": repeated key \"quota\""), std::string::npos)
       << policy.warnings[1];
 }
 
@@ -201,10 +188,8 @@ TEST(PolicyYaml, QuoteEscapesEveryControlByte) {
 }
 
 TEST(PolicyYaml, FormatThenParseRoundTrips) {
-  std::map<std::string, std::uint64_t> quotas{{"a", 1},
-                                              {"quote\"back\\slash", 2},
-                                              {"high\x80\xff bytes", 3},
-                                              {"default", 9223372036854775807ULL}};
+  std::map<std::string, std::uint64_t> quotas{
+      {"a", 1}, {"quote\"back\\slash", 2}, {"high\x80\xff bytes", 3}, {"default", 9223372036854775807ULL}};
   auto policy = parse_ok(format_policy_yaml(quotas));
   EXPECT_EQ(policy.quotas, quotas);
   EXPECT_TRUE(policy.warnings.empty());
@@ -253,8 +238,7 @@ TEST_F(PolicyFile, ErrorsNameThePath) {
   auto path = write("bad.yaml", "version: 1\ntenants:\n  - name: _x\n    quota: 1\n");
   auto result = load_policy_file(path);
   ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.status().message().find("'" + path + "' line 3"), std::string::npos)
-      << result.status().message();
+  EXPECT_NE(result.status().message().find("'" + path + "' line 3"), std::string::npos) << result.status().message();
 }
 
 TEST_F(PolicyFile, OversizedFileIsRefusedWithoutParsing) {

@@ -23,20 +23,19 @@ TEST_P(PolicyQuotaBytesAccepted, ParsesToBytes) {
   EXPECT_EQ(*result, GetParam().bytes);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SpecTable, PolicyQuotaBytesAccepted,
-    testing::Values(AcceptedQuota{"12345", 12345}, AcceptedQuota{"500MB", 524288000},
-                    AcceptedQuota{"200GB", 214748364800}, AcceptedQuota{"0012345", 12345},
-                    AcceptedQuota{"1B", 1},
-                    AcceptedQuota{"9223372036854775807", 9223372036854775807ULL},
-                    AcceptedQuota{"8589934591GB", 9223372035781033984ULL},
-                    AcceptedQuota{"8388607TB", 9223370937343148032ULL},
-                    // Beyond the table: each unit once, and zeros that would overflow if counted.
-                    AcceptedQuota{"1", 1}, AcceptedQuota{"1KB", 1024},
-                    AcceptedQuota{"1MB", 1048576}, AcceptedQuota{"1GB", 1073741824},
-                    AcceptedQuota{"1TB", 1099511627776},
-                    AcceptedQuota{"000000000000000000000000000001KB", 1024},
-                    AcceptedQuota{"09223372036854775807B", 9223372036854775807ULL}));
+INSTANTIATE_TEST_SUITE_P(SpecTable, PolicyQuotaBytesAccepted,
+                         testing::Values(AcceptedQuota{"12345", 12345}, AcceptedQuota{"500MB", 524288000},
+                                         AcceptedQuota{"200GB", 214748364800}, AcceptedQuota{"0012345", 12345},
+                                         AcceptedQuota{"1B", 1},
+                                         AcceptedQuota{"9223372036854775807", 9223372036854775807ULL},
+                                         AcceptedQuota{"8589934591GB", 9223372035781033984ULL},
+                                         AcceptedQuota{"8388607TB", 9223370937343148032ULL},
+                                         // Beyond the table: each unit once, and zeros that would overflow if counted.
+                                         AcceptedQuota{"1", 1}, AcceptedQuota{"1KB", 1024},
+                                         AcceptedQuota{"1MB", 1048576}, AcceptedQuota{"1GB", 1073741824},
+                                         AcceptedQuota{"1TB", 1099511627776},
+                                         AcceptedQuota{"000000000000000000000000000001KB", 1024},
+                                         AcceptedQuota{"09223372036854775807B", 9223372036854775807ULL}));
 
 struct RejectedQuota {
   const char* text;
@@ -56,23 +55,19 @@ TEST_P(PolicyQuotaBytesRejected, NamesTheReason) {
 INSTANTIATE_TEST_SUITE_P(
     SpecTable, PolicyQuotaBytesRejected,
     testing::Values(
-        RejectedQuota{"9223372036854775808", "2^63-1"},
-        RejectedQuota{"18446744073709551616", "exceeds 2^64-1"},
+        RejectedQuota{"9223372036854775808", "2^63-1"}, RejectedQuota{"18446744073709551616", "exceeds 2^64-1"},
         RejectedQuota{"18446744073709551615TB", "2^63-1"}, RejectedQuota{"8589934592GB", "2^63-1"},
-        RejectedQuota{"8388608TB", "2^63-1"}, RejectedQuota{"0", "positive"},
-        RejectedQuota{"0GB", "positive"}, RejectedQuota{"1 GB", "unexpected \" GB\""},
-        RejectedQuota{"1gb", "unexpected \"gb\""}, RejectedQuota{"1GiB", "unexpected \"GiB\""},
-        RejectedQuota{"1K", "unexpected \"K\""}, RejectedQuota{"+1", "decimal digit"},
-        RejectedQuota{"-1", "decimal digit"}, RejectedQuota{"1.5GB", "unexpected \".5GB\""},
-        RejectedQuota{"GB", "decimal digit"}, RejectedQuota{"", "empty"},
+        RejectedQuota{"8388608TB", "2^63-1"}, RejectedQuota{"0", "positive"}, RejectedQuota{"0GB", "positive"},
+        RejectedQuota{"1 GB", "unexpected \" GB\""}, RejectedQuota{"1gb", "unexpected \"gb\""},
+        RejectedQuota{"1GiB", "unexpected \"GiB\""}, RejectedQuota{"1K", "unexpected \"K\""},
+        RejectedQuota{"+1", "decimal digit"}, RejectedQuota{"-1", "decimal digit"},
+        RejectedQuota{"1.5GB", "unexpected \".5GB\""}, RejectedQuota{"GB", "decimal digit"}, RejectedQuota{"", "empty"},
         // Beyond the table.
-        RejectedQuota{"9223372036854775807KB", "2^63-1"},
-        RejectedQuota{"99999999999999999999999", "exceeds 2^64-1"},
+        RejectedQuota{"9223372036854775807KB", "2^63-1"}, RejectedQuota{"99999999999999999999999", "exceeds 2^64-1"},
         RejectedQuota{" 1", "decimal digit"}, RejectedQuota{"1 ", "unexpected \" \""},
         RejectedQuota{"1BB", "unexpected \"BB\""}, RejectedQuota{"1Kb", "unexpected \"Kb\""},
         RejectedQuota{"1PB", "unexpected \"PB\""}, RejectedQuota{"1e3", "unexpected \"e3\""},
-        RejectedQuota{"0x10", "unexpected \"x10\""},
-        RejectedQuota{"1\nGB", "unexpected \"\\nGB\""}));
+        RejectedQuota{"0x10", "unexpected \"x10\""}, RejectedQuota{"1\nGB", "unexpected \"\\nGB\""}));
 
 TEST(PolicyQuotaBytes, OverflowingNumberWithBadUnitReportsTheUnit) {
   auto result = parse_quota_bytes("18446744073709551616XB");

@@ -47,8 +47,8 @@ void pack_segment(MsgpackWriter& w, const SegmentShape& s) {
     w.pack_uint(0);
     w.pack_str("127.0.0.1:17812");
     w.pack_array_header(6);
-    for (std::uint64_t v : {test::k_segment_base, std::uint64_t{0}, std::uint64_t{16 << 20}, std::uint64_t{0},
-                            std::uint64_t{0}}) {
+    for (std::uint64_t v :
+         {test::k_segment_base, std::uint64_t{0}, std::uint64_t{16 << 20}, std::uint64_t{0}, std::uint64_t{0}}) {
       w.pack_uint(v);
     }
     w.pack_array_header(s.core_elements);
@@ -116,9 +116,9 @@ TEST(SegmentsDecoder, EmptyFixtureOfSpec) {
 // verify compacts node tables one by one: the callback sees each decompressed table once, and
 // the payload no longer holds it afterwards.
 TEST(SegmentsDecoder, NodeTableCallbackSeesEachTableThenReleasesIt) {
-  const auto raw = test::unzstd(test::read_file(test::source_path(std::string(test::k_s7.store) +
-                                                                  "/mooncake_master_snapshot/mooncake_cluster/" +
-                                                                  test::k_s7.snapshot_id + "/segments")));
+  const auto raw = test::unzstd(
+      test::read_file(test::source_path(std::string(test::k_s7.store) + "/mooncake_master_snapshot/mooncake_cluster/" +
+                                        test::k_s7.snapshot_id + "/segments")));
   model::Findings findings;
   SegmentsDecodeOptions options;
   options.keep_allocator_blobs = true;
@@ -137,9 +137,9 @@ TEST(SegmentsDecoder, NodeTableCallbackSeesEachTableThenReleasesIt) {
 }
 
 TEST(SegmentsDecoder, GenuineS7Segment) {
-  const auto raw = test::unzstd(test::read_file(test::source_path(std::string(test::k_s7.store) +
-                                                                  "/mooncake_master_snapshot/mooncake_cluster/" +
-                                                                  test::k_s7.snapshot_id + "/segments")));
+  const auto raw = test::unzstd(
+      test::read_file(test::source_path(std::string(test::k_s7.store) + "/mooncake_master_snapshot/mooncake_cluster/" +
+                                        test::k_s7.snapshot_id + "/segments")));
   ASSERT_EQ(raw.size(), 13072u);
   model::Findings findings;
   SegmentsDecodeOptions options;
@@ -207,7 +207,8 @@ TEST(SegmentsDecoder, EmptyMapIsAccepted) {
 
 TEST(SegmentsDecoder, NotAMapRejects) {
   EXPECT_EQ(decode_error(test::unhex("90")), "segments payload: expected a map, found array at byte offset 0");
-  EXPECT_EQ(decode_error(test::unhex("01")), "segments payload: expected a map, found positive integer at byte offset 0");
+  EXPECT_EQ(decode_error(test::unhex("01")),
+            "segments payload: expected a map, found positive integer at byte offset 0");
 }
 
 TEST(SegmentsDecoder, MaOtherThanOneRejects) {
@@ -377,11 +378,11 @@ TEST(SegmentsDecoder, BinMsKeyRejectsBecauseTheMasterRequiresStr) {
 TEST(SegmentsDecoder, NonStringKeysAreIgnoredWithTheirValues) {
   const auto raw = msgpack([](MsgpackWriter& w) {
     w.pack_map_header(3);
-    w.pack_uint(7);                // non-STR key
-    w.pack_array_header(2);        // its value, skipped whole
+    w.pack_uint(7);          // non-STR key
+    w.pack_array_header(2);  // its value, skipped whole
     w.pack_str("an");
     w.pack_str("x");
-    w.pack_bin("an");              // BIN key: not STR either
+    w.pack_bin("an");  // BIN key: not STR either
     w.pack_uint(5);
     w.pack_str("an");
     w.pack_array_header(1);
@@ -474,7 +475,7 @@ TEST(SegmentsDecoder, LocalDiskCurrentAndLegacyTasks) {
     w.pack_int(4096);
     w.pack_str(std::string("tenant-b\0k/2", 12));  // legacy: a bare integer size
     w.pack_int(-5);
-    w.pack_str("plain-key");                        // legacy without NUL: default tenant
+    w.pack_str("plain-key");  // legacy without NUL: default tenant
     w.pack_uint(77);
     w.pack_int(1 << 30);
   });
@@ -534,7 +535,9 @@ TEST(SegmentsDecoder, LocalDiskBadHeaderAndTaskShapeReject) {
     w.pack_uint(1);
     w.pack_uint(0);
   });
-  EXPECT_EQ(decode_error(not_bool).rfind("\"ld\"[1-2]: enable_offloading: expected a boolean, found positive integer", 0), 0u);
+  EXPECT_EQ(
+      decode_error(not_bool).rfind("\"ld\"[1-2]: enable_offloading: expected a boolean, found positive integer", 0),
+      0u);
   const auto bad_task = ld_payload([](MsgpackWriter& w) {
     w.pack_array_header(4);
     w.pack_bool(false);

@@ -90,11 +90,13 @@ TEST(SegmentsEncoder, MapsSortByNumericUuidPair) {
   auto raw = encode_segments_raw(p);
   ASSERT_TRUE(raw.ok());
   const std::string h = to_hex(*raw);
-  EXPECT_LT(h.find(to_hex("9-2")), h.find(to_hex("10-1")));   // 9 < 10 numerically, not as strings
+  EXPECT_LT(h.find(to_hex("9-2")), h.find(to_hex("10-1")));  // 9 < 10 numerically, not as strings
   EXPECT_LT(h.find(to_hex("2-0")), h.find(to_hex("10-0")));
   EXPECT_LT(h.find(to_hex("3-0")), h.find(to_hex("11-0")));
   // ld "3-0": [true, 2, "t\0aa", ["t","aa",7], "t\0zz", ["t","zz",5], 100]
-  EXPECT_NE(h.find("a3332d3097c302a474006161" "93a174a2616107a474007a7a93a174a27a7a0564"), std::string::npos);
+  EXPECT_NE(h.find("a3332d3097c302a474006161"
+                   "93a174a2616107a474007a7a93a174a27a7a0564"),
+            std::string::npos);
   // ld "11-0": [false, 0, 0]
   EXPECT_NE(h.find(to_hex("11-0") + "93c20000"), std::string::npos);
   p.mounted[0].id = "not-a-uuid";

@@ -124,7 +124,7 @@ TEST(ShardDecoder, EntriesInFileOrderWithSkipsDelivered) {
   EXPECT_EQ(r.visitor.entries[1].reason, "client id 'nope' is not a UUID");
   EXPECT_EQ(r.visitor.entries[1].record.tenant_id, "tenant-a");  // tenant and key set for skips too
   EXPECT_EQ(r.visitor.entries[1].record.key, "b");
-  EXPECT_EQ(r.visitor.entries[2].record.tenant_id, "default");   // "" becomes "default"
+  EXPECT_EQ(r.visitor.entries[2].record.tenant_id, "default");  // "" becomes "default"
   EXPECT_EQ(r.visitor.entries[2].entry_index, 2u);
   EXPECT_LT(r.visitor.entries[0].offset, r.visitor.entries[1].offset);
   EXPECT_LT(r.visitor.entries[1].offset, r.visitor.entries[2].offset);
@@ -207,8 +207,9 @@ TEST(ShardDecoder, RejectionAfterDecodedEntriesNamesTheEntry) {
   raw.replace(second, 4, test::unhex("07"));
   auto r = run(raw, 3);
   ASSERT_FALSE(r.status.ok());
-  EXPECT_EQ(r.status.message(), "shard 3: entry 1: client_id: expected a string, found positive integer at byte offset " +
-                                    std::to_string(second) + " (offsets are inside the decompressed shard)");
+  EXPECT_EQ(r.status.message(),
+            "shard 3: entry 1: client_id: expected a string, found positive integer at byte offset " +
+                std::to_string(second) + " (offsets are inside the decompressed shard)");
   EXPECT_EQ(r.visitor.entries.size(), 1u);  // the walk stops at the rejection
 }
 
@@ -228,8 +229,9 @@ TEST(ShardDecoder, NonStringTenantOrKeyRejects) {
 }
 
 TEST(ShardDecoder, ShardShapeRejections) {
-  EXPECT_EQ(run(test::unhex("90"), 4).status.message(),
-            "shard 4: shard value: expected a map, found array at byte offset 0 (offsets are inside the decompressed shard)");
+  EXPECT_EQ(
+      run(test::unhex("90"), 4).status.message(),
+      "shard 4: shard value: expected a map, found array at byte offset 0 (offsets are inside the decompressed shard)");
   EXPECT_EQ(run(test::unhex("80"), 4).status.message(),
             "shard 4: shard map has no \"metadata\" array (offsets are inside the decompressed shard)");
   const std::string not_array = msgpack([](MsgpackWriter& w) {
@@ -238,7 +240,8 @@ TEST(ShardDecoder, ShardShapeRejections) {
     w.pack_map_header(0);
   });
   EXPECT_EQ(run(not_array, 4).status.message(),
-            "shard 4: \"metadata\": expected an array, found map at byte offset 10 (offsets are inside the decompressed shard)");
+            "shard 4: \"metadata\": expected an array, found map at byte offset 10 (offsets are inside the "
+            "decompressed shard)");
   EXPECT_FALSE(run("", 4).status.ok());
 }
 

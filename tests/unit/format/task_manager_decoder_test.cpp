@@ -155,7 +155,8 @@ TEST(TaskManagerDecoder, NonStringIdOrAssignedClientRejects) {
   model::Findings findings;
   auto r = decode_task_manager(tasks_raw({good_task(), t}), findings);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message().rfind("task_manager task 1: task id: expected a string, found positive integer", 0), 0u)
+  EXPECT_EQ(r.status().message().rfind("task_manager task 1: task id: expected a string, found positive integer", 0),
+            0u)
       << r.status().message();
   auto c = good_task();
   c[7] = [](MsgpackWriter& w) { w.pack_nil(); };

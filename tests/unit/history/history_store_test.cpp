@@ -70,12 +70,11 @@ TEST(HistoryStore, OpenExistingOnAMissingDirectoryIsNotFound) {
 TEST(HistoryStore, RecordAndAnalyseFindsAPersistentLeak) {
   test::TempDir dir;
   for (std::uint64_t i = 0; i < 3; ++i) {
-    auto t = record_and_analyse(dir.str(), make_run(1000 + i * 3'600'000, 1, 100 * static_cast<std::int64_t>(i + 1)), 3);
+    auto t =
+        record_and_analyse(dir.str(), make_run(1000 + i * 3'600'000, 1, 100 * static_cast<std::int64_t>(i + 1)), 3);
     ASSERT_TRUE(t.ok()) << t.status().message();
     EXPECT_EQ(t->tenants[0].persistent, i == 2);
-    if (i == 2) {
-      EXPECT_NEAR(*t->tenants[0].rate_bytes_per_hour, 100.0, 1e-6);
-    }
+    if (i == 2) { EXPECT_NEAR(*t->tenants[0].rate_bytes_per_hour, 100.0, 1e-6); }
   }
 }
 
@@ -109,7 +108,8 @@ TEST(HistoryStoreCrash, KilledWritersNeverCorruptOrLoseRuns) {
   std::mt19937 rng(12345);
   constexpr std::size_t k_tenants = 400;
   auto expected_run = [](int round, std::uint64_t i) {
-    RunRecord r = make_run(static_cast<std::uint64_t>(round) * 1'000'000 + i + 1, k_tenants, static_cast<std::int64_t>(i));
+    RunRecord r =
+        make_run(static_cast<std::uint64_t>(round) * 1'000'000 + i + 1, k_tenants, static_cast<std::int64_t>(i));
     r.run_id = "w" + std::to_string(round) + "-" + std::to_string(i);
     return r;
   };
@@ -178,10 +178,20 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
   test::TempDir dir;
   const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
   const std::string binary = std::string(MOONQUOTA_BINARY_DIR) + "/tools/quota-reconcile";
-  const std::vector<std::string> args = {"--store", testing::source_path(r1 + "store"), "--policy",
-                                         testing::source_path(r1 + "policy.yaml"), "--restore-time", "1795956296529",
-                                         "--live-json", testing::source_path(r1 + "api_list.json"), "--db",
-                                         dir.str() + "/db", "--format", "json", "--output", dir.str() + "/out.json",
+  const std::vector<std::string> args = {"--store",
+                                         testing::source_path(r1 + "store"),
+                                         "--policy",
+                                         testing::source_path(r1 + "policy.yaml"),
+                                         "--restore-time",
+                                         "1795956296529",
+                                         "--live-json",
+                                         testing::source_path(r1 + "api_list.json"),
+                                         "--db",
+                                         dir.str() + "/db",
+                                         "--format",
+                                         "json",
+                                         "--output",
+                                         dir.str() + "/out.json",
                                          "-q"};
   auto first = testing::run_tool("quota-reconcile", args);
   ASSERT_EQ(first.exit_code, 0) << first.err;

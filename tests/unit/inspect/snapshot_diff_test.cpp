@@ -38,7 +38,7 @@ TEST(SnapshotDiff, TwoSnapshotsOfOneStore) {
   EXPECT_EQ(fields["acme/finishes"], std::vector<std::string>{"statuses"});
   EXPECT_EQ(fields["beta/offloaded"], std::vector<std::string>{"replicas"});
   const auto& acme = r->tenants.at("acme");
-  EXPECT_EQ(acme.charged_bytes_a, 5000u);               // grows + goes-away; finishes is in flight
+  EXPECT_EQ(acme.charged_bytes_a, 5000u);                 // grows + goes-away; finishes is in flight
   EXPECT_EQ(acme.charged_bytes_b, 2500u + 500u + 8000u);  // new-one has two MEMORY replicas
 }
 

@@ -38,7 +38,7 @@ TEST(SpilledRuns, LaterSequenceReplacesAnEarlierRunOfTheSameSlot) {
   ASSERT_TRUE(runs.add_run(1, 6, {8}));
   EXPECT_FALSE(runs.add_run(0, 4, {8}));  // older blob of shard 0: ignored
   EXPECT_TRUE(runs.repeated(false, 10)->values.empty());
-  ASSERT_TRUE(runs.add_run(0, 9, {8}));   // newer blob: replaces {7}
+  ASSERT_TRUE(runs.add_run(0, 9, {8}));  // newer blob: replaces {7}
   EXPECT_EQ(runs.repeated(false, 10)->values, (Sets{{8, {0, 1}}}));
 }
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "restore/snapshot_reader.hpp"
 #include "inspect/verify.hpp"
+#include "restore/snapshot_reader.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/zstd_codec.hpp"
 
@@ -41,10 +41,10 @@ constexpr Store k_s1{"s1", test::k_s1.store, test::k_s1.snapshot_id};
 
 class InspectSweep : public ::testing::TestWithParam<Store> {
  protected:
-  void SetUp() override {
-    fs::copy(test::source_path(GetParam().store), m_tmp.path(), fs::copy_options::recursive);
+  void SetUp() override { fs::copy(test::source_path(GetParam().store), m_tmp.path(), fs::copy_options::recursive); }
+  fs::path dir() const {
+    return m_tmp.path() / "mooncake_master_snapshot" / "mooncake_cluster" / GetParam().snapshot_id;
   }
-  fs::path dir() const { return m_tmp.path() / "mooncake_master_snapshot" / "mooncake_cluster" / GetParam().snapshot_id; }
 
   // Runs verify and the dump scan; both must end with a result or a non-internal error.
   util::Status run_both() {

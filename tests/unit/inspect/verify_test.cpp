@@ -41,10 +41,9 @@ TEST(Verify, FindingsStoreTripsEveryRuleItWasBuiltFor) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->failed());
   const auto& counts = r->findings.counts();
-  for (const char* rule : {"shard-index", "shard-index-boost", "duplicate-key-across-shards",
-                           "replica-id-duplicate", "replica-next-id", "buffer-size",
-                           "object-size", "skipped-object", "enum-range", "segment-names", "master-rejects",
-                           "allocator-unchecked"}) {
+  for (const char* rule : {"shard-index", "shard-index-boost", "duplicate-key-across-shards", "replica-id-duplicate",
+                           "replica-next-id", "buffer-size", "object-size", "skipped-object", "enum-range",
+                           "segment-names", "master-rejects", "allocator-unchecked"}) {
     EXPECT_EQ(counts.count(rule), 1u) << "rule " << rule << " not reported";
   }
   // Object findings name shard, tenant and key; replica findings the replica.

@@ -20,19 +20,16 @@ constexpr std::uint64_t k_max = 9223372036854775807ULL;  // 2^63-1
 constexpr std::uint64_t k_u64_max = 18446744073709551615ULL;
 
 TEST(EffectiveQuota, SpecTableTwoTenantsScaleExactly) {
-  EXPECT_EQ(compute_effective_quotas({{"a", 200}, {"b", 400}}, 300),
-            (Quotas{{"a", 100}, {"b", 200}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", 200}, {"b", 400}}, 300), (Quotas{{"a", 100}, {"b", 200}}));
 }
 
 TEST(EffectiveQuota, SpecTableOrphansAreNotInputs) {
   // The orphan (charged 20) has no policy: the caller gives it 0; it does not dilute S.
-  EXPECT_EQ(compute_effective_quotas({{"a", 100}, {"b", 200}}, 150),
-            (Quotas{{"a", 50}, {"b", 100}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", 100}, {"b", 200}}, 150), (Quotas{{"a", 50}, {"b", 100}}));
 }
 
 TEST(EffectiveQuota, SpecTableTiesGoToTheSmallerId) {
-  EXPECT_EQ(compute_effective_quotas({{"a", 1}, {"b", 1}, {"c", 1}}, 2),
-            (Quotas{{"a", 1}, {"b", 1}, {"c", 0}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", 1}, {"b", 1}, {"c", 1}}, 2), (Quotas{{"a", 1}, {"b", 1}, {"c", 0}}));
 }
 
 TEST(EffectiveQuota, SpecTableLargestRemainderFirst) {
@@ -45,8 +42,7 @@ TEST(EffectiveQuota, SpecTableSingleTenantGetsTheCapacity) {
 }
 
 TEST(EffectiveQuota, SpecTableLeftoverIsNotHandedOut) {
-  EXPECT_EQ(compute_effective_quotas({{"a", 100}, {"b", 200}}, 1000),
-            (Quotas{{"a", 100}, {"b", 200}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", 100}, {"b", 200}}, 1000), (Quotas{{"a", 100}, {"b", 200}}));
 }
 
 TEST(EffectiveQuota, SpecTableZeroCapacityGivesZero) {
@@ -55,14 +51,12 @@ TEST(EffectiveQuota, SpecTableZeroCapacityGivesZero) {
 
 TEST(EffectiveQuota, WorkedExampleOfSection7_6) {
   Quotas requested{{"tenant-a", 1000}, {"tenant-b", 500}};
-  EXPECT_EQ(compute_effective_quotas(requested, 1200),
-            (Quotas{{"tenant-a", 800}, {"tenant-b", 400}}));
+  EXPECT_EQ(compute_effective_quotas(requested, 1200), (Quotas{{"tenant-a", 800}, {"tenant-b", 400}}));
   EXPECT_EQ(compute_effective_quotas(requested, 0), (Quotas{{"tenant-a", 0}, {"tenant-b", 0}}));
 }
 
 TEST(EffectiveQuota, SingleTenantExampleOfSection7_6) {
-  EXPECT_EQ(compute_effective_quotas({{"default", 1073741824}}, 16777216),
-            (Quotas{{"default", 16777216}}));
+  EXPECT_EQ(compute_effective_quotas({{"default", 1073741824}}, 16777216), (Quotas{{"default", 16777216}}));
 }
 
 TEST(EffectiveQuota, UpstreamCapacitySampledTest) {
@@ -71,8 +65,7 @@ TEST(EffectiveQuota, UpstreamCapacitySampledTest) {
 
 TEST(EffectiveQuota, EmptyInputAndExactFit) {
   EXPECT_TRUE(compute_effective_quotas({}, 1000).empty());
-  EXPECT_EQ(compute_effective_quotas({{"a", 600}, {"b", 400}}, 1000),
-            (Quotas{{"a", 600}, {"b", 400}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", 600}, {"b", 400}}, 1000), (Quotas{{"a", 600}, {"b", 400}}));
 }
 
 TEST(EffectiveQuota, TieBreakIsBytewiseUnsigned) {
@@ -96,8 +89,7 @@ TEST(EffectiveQuota, TieBreakIsBytewiseUnsigned) {
 
 TEST(EffectiveQuota, MaximalCapacityAndRequestsFitWithoutScaling) {
   // S = 2^64-2 <= C = 2^64-1: requested values are returned unchanged.
-  EXPECT_EQ(compute_effective_quotas({{"a", k_max}, {"b", k_max}}, k_u64_max),
-            (Quotas{{"a", k_max}, {"b", k_max}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", k_max}, {"b", k_max}}, k_u64_max), (Quotas{{"a", k_max}, {"b", k_max}}));
 }
 
 TEST(EffectiveQuota, SumAboveTwoToThe64NeedsWideArithmetic) {
@@ -109,8 +101,7 @@ TEST(EffectiveQuota, SumAboveTwoToThe64NeedsWideArithmetic) {
 
 TEST(EffectiveQuota, TinyRequestWinsTheLeftoverOnRemainder) {
   // C = 2^63-1, S = 2^63: a base 2^63-2 rem 1, b base 0 rem 2^63-1 -> b takes the leftover.
-  EXPECT_EQ(compute_effective_quotas({{"a", k_max}, {"b", 1}}, k_max),
-            (Quotas{{"a", k_max - 1}, {"b", 1}}));
+  EXPECT_EQ(compute_effective_quotas({{"a", k_max}, {"b", 1}}, k_max), (Quotas{{"a", k_max - 1}, {"b", 1}}));
 }
 
 TEST(EffectiveQuota, ThousandMaximalTenantsShareMaximalCapacity) {
@@ -134,8 +125,7 @@ TEST(EffectiveQuota, ThousandMaximalTenantsShareMaximalCapacity) {
 // Checks the result against the definition of §11.3 without re-running the algorithm:
 // each effective is base or base+1, exactly C - sum(base) tenants got the +1, and every tenant
 // that got it precedes (rem descending, id ascending) every tenant that did not.
-void expect_largest_remainder_split(const Quotas& requested, std::uint64_t capacity,
-                                    const Quotas& effective) {
+void expect_largest_remainder_split(const Quotas& requested, std::uint64_t capacity, const Quotas& effective) {
   u128 total_requested = 0;
   for (const auto& entry : requested) total_requested += entry.second;
   ASSERT_EQ(effective.size(), requested.size());
@@ -191,9 +181,7 @@ TEST(EffectiveQuota, PropertySumEqualsCapacityWhenOversubscribed) {
     if (total > capacity) ++oversubscribed_cases;
     auto effective = compute_effective_quotas(requested, capacity);
     expect_largest_remainder_split(requested, capacity, effective);
-    if (testing::Test::HasFailure()) {
-      FAIL() << "round " << round << " capacity " << capacity;
-    }
+    if (testing::Test::HasFailure()) { FAIL() << "round " << round << " capacity " << capacity; }
   }
   EXPECT_GT(oversubscribed_cases, 1500);
 }

@@ -20,7 +20,8 @@ class RebuildOverflow : public ::testing::Test {
     content.objects = std::move(objects);
     content.replica_next_id = 100;
     const auto root = test::cluster_root(m_tmp.path());
-    test::write_snapshot(root, k_id, test::snapshot_files(k_id, content, test::make_segments_payload({{"3-4", "seg-a"}})));
+    test::write_snapshot(root, k_id,
+                         test::snapshot_files(k_id, content, test::make_segments_payload({{"3-4", "seg-a"}})));
     test::write_file(std::filesystem::path(root) / "latest.txt", k_id);
   }
   util::Result<RebuildResult> rebuild() {

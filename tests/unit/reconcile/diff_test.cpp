@@ -21,8 +21,8 @@ quota::AccountRow explicit_row(const std::string& id, std::uint64_t charged, std
 
 LiveTenantView view_of(const quota::AccountRow& r, std::uint64_t charged, std::uint64_t max_charged = 0) {
   LiveTenantView v;
-  v.last = {r.tenant_id, r.requested_quota_bytes, r.effective_quota_bytes, charged, r.admission_closed,
-            charged > r.effective_quota_bytes, r.has_explicit_policy};
+  v.last = {r.tenant_id,        r.requested_quota_bytes,           r.effective_quota_bytes, charged,
+            r.admission_closed, charged > r.effective_quota_bytes, r.has_explicit_policy};
   v.min_charged_bytes = charged;
   v.max_charged_bytes = std::max(charged, max_charged);
   v.readings_present = 1;
@@ -54,7 +54,8 @@ TEST(Diff, EachVerdict) {
   LiveTenantView newcomer;
   newcomer.last = {"new", 0, 0, 64, true, true, false};
   newcomer.min_charged_bytes = newcomer.max_charged_bytes = 64;
-  std::vector<LiveTenantView> live = {flags_view, newcomer, view_of(over, 4196), view_of(same, 100), view_of(under, 36)};
+  std::vector<LiveTenantView> live = {flags_view, newcomer, view_of(over, 4196), view_of(same, 100),
+                                      view_of(under, 36)};
   DiffContext ctx;
   auto diffs = diff_tenants(table, live, ctx);
   ASSERT_EQ(diffs.size(), 7u);

@@ -54,10 +54,11 @@ TEST(LiveMutation, ListBodiesGiveRowsOrANamedError) {
                 code == util::StatusCode::unavailable)
         << rows.status().message();
     const std::string& m = rows.status().message();
-    EXPECT_TRUE(m.find("byte offset") != std::string::npos || m.find("usable JSON") != std::string::npos || m.find("data[") != std::string::npos ||
-                m.find("member") != std::string::npos || m.find("data is not") != std::string::npos ||
-                m.find("error_code") != std::string::npos || m.find("not a JSON object") != std::string::npos ||
-                m.find("multi-tenancy") != std::string::npos || m.find("503") != std::string::npos)
+    EXPECT_TRUE(m.find("byte offset") != std::string::npos || m.find("usable JSON") != std::string::npos ||
+                m.find("data[") != std::string::npos || m.find("member") != std::string::npos ||
+                m.find("data is not") != std::string::npos || m.find("error_code") != std::string::npos ||
+                m.find("not a JSON object") != std::string::npos || m.find("multi-tenancy") != std::string::npos ||
+                m.find("503") != std::string::npos)
         << m;
   }
   EXPECT_GT(errors, 1000);

@@ -29,7 +29,8 @@ const LiveTenantView& find(const LiveObservation& obs, const std::string& id) {
 }
 
 TEST(FoldReadings, MinMaxAndAbsenceCountsAsZero) {
-  LiveReading a{ReadingKind::list, 0, 1, "a", {{"x", 0, 0, 100, true, true, false}, {"y", 5, 5, 7, false, true, true}}, {}};
+  LiveReading a{
+      ReadingKind::list, 0, 1, "a", {{"x", 0, 0, 100, true, true, false}, {"y", 5, 5, 7, false, true, true}}, {}};
   LiveReading b{ReadingKind::list, 1, 2, "b", {{"x", 0, 0, 40, true, true, false}}, {}};
   auto views = fold_readings({a, b});
   ASSERT_EQ(views.size(), 2u);
@@ -103,14 +104,13 @@ TEST(LiveSource, SeveralEndpointsFindTheServingLeader) {
   EXPECT_EQ(obs->unavailable_answers, 1u) << "after the first round the leader is asked first";
   ASSERT_EQ(obs->readings.size(), 4u);
   for (const auto& r : obs->readings) {
-    if (r.kind == ReadingKind::metrics) {
-      EXPECT_TRUE(r.metrics->block_present) << "a standby's /metrics was used";
-    }
+    if (r.kind == ReadingKind::metrics) { EXPECT_TRUE(r.metrics->block_present) << "a standby's /metrics was used"; }
   }
   EXPECT_EQ(find(*obs, "beta").min_charged_bytes, 2162688u + 4096u);
   EXPECT_EQ(find(*obs, "alpha").max_charged_bytes, 840257u);
   bool noted = false;
-  for (const auto& f : obs->findings) noted = noted || (f.location == standby.url() && f.severity == model::Severity::info);
+  for (const auto& f : obs->findings)
+    noted = noted || (f.location == standby.url() && f.severity == model::Severity::info);
   EXPECT_TRUE(noted) << "the report says the standby was passed over";
 }
 

@@ -25,8 +25,8 @@ TEST(MasterUrl, AcceptedForms) {
 }
 
 TEST(MasterUrl, RejectedForms) {
-  for (const char* bad : {"https://a:1", "http://a:1/metrics", "http://:1", "http://a:0", "http://a:65536", "http://a:x",
-                          "http://[::1", ""}) {
+  for (const char* bad : {"https://a:1", "http://a:1/metrics", "http://:1", "http://a:0", "http://a:65536",
+                          "http://a:x", "http://[::1", ""}) {
     auto r = parse_master_url(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.status().code(), util::StatusCode::invalid_argument);

@@ -84,7 +84,7 @@ namespace {
 // What our writers (the prom report, the master stand-in) escape, our parser reads back exactly.
 TEST(PrometheusText, EscapedLabelValuesRoundTrip) {
   for (const std::string& raw : {std::string("plain"), std::string("Team \"Q\" \\ x"), std::string("two\nlines"),
-                                std::string("\xC3\xA9quipe"), std::string("\\n literal"), std::string()}) {
+                                 std::string("\xC3\xA9quipe"), std::string("\\n literal"), std::string()}) {
     const std::string line = "m{tenant_id=\"" + escape_label_value(raw) + "\"} 1\n";
     auto r = parse_prometheus_text(line);
     ASSERT_TRUE(r.ok()) << r.status().message() << " for " << line;

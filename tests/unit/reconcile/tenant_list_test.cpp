@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "support/run_tool.hpp"
 
 namespace moonquota::reconcile {
@@ -14,7 +13,8 @@ std::string row(const std::string& charged) {
 }
 
 TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
-  auto rows = parse_tenant_list_response(200, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
+  auto rows = parse_tenant_list_response(
+      200, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
   ASSERT_TRUE(rows.ok()) << rows.status().message();
   ASSERT_EQ(rows->size(), 6u);
   EXPECT_EQ((*rows)[0].tenant_id, "Team \"Q\" \\ x");
@@ -25,11 +25,13 @@ TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
 }
 
 TEST(TenantList, StatusFirstThenErrorCode) {
-  auto standby = parse_tenant_list_response(503, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
+  auto standby = parse_tenant_list_response(
+      503, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
   ASSERT_FALSE(standby.ok());
   EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
   EXPECT_NE(standby.status().message().find("service plane is not active"), std::string::npos);
-  auto off = parse_tenant_list_response(409, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
+  auto off = parse_tenant_list_response(
+      409, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
   ASSERT_FALSE(off.ok());
   EXPECT_EQ(off.status().code(), util::StatusCode::unsupported);
   EXPECT_NE(off.status().message().find("multi-tenancy disabled"), std::string::npos);
@@ -40,10 +42,12 @@ TEST(TenantList, StatusFirstThenErrorCode) {
 }
 
 TEST(TenantList, SavedErrorBodiesWithoutStatus) {
-  auto standby = parse_tenant_list_response(std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})");
+  auto standby = parse_tenant_list_response(
+      std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"service plane is not active"})");
   ASSERT_FALSE(standby.ok());
   EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
-  auto off = parse_tenant_list_response(std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
+  auto off = parse_tenant_list_response(
+      std::nullopt, R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})");
   ASSERT_FALSE(off.ok());
   EXPECT_EQ(off.status().code(), util::StatusCode::unsupported);
 }

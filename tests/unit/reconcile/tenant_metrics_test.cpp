@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "support/run_tool.hpp"
 
 namespace moonquota::reconcile {
@@ -35,7 +34,8 @@ TEST(TenantMetrics, GenuineInterleavedBlockMatchesTheList) {
 }
 
 TEST(TenantMetrics, PreActivationMetricsHaveNoBlock) {
-  auto m = parse_tenant_metrics(testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/metrics.txt"));
+  auto m = parse_tenant_metrics(
+      testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/metrics.txt"));
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_FALSE(m->block_present);
   EXPECT_TRUE(m->tenants.empty());

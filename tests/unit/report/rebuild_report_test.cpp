@@ -33,9 +33,9 @@ TEST(RebuildReport, JsonFollowsTheContractForAnEmptyMaster) {
   EXPECT_EQ(j["candidates"][0]["reason"], "metadata: bad");
   for (const char* key : {"non_complete", "lease_expired", "undecodable"}) EXPECT_EQ(j["dropped"][key], 0u);
   ASSERT_EQ(j["tenants"].size(), 1u);
-  for (const char* key : {"tenant_id", "object_count", "charged_bytes", "requested_quota_bytes",
-                          "effective_quota_bytes", "has_explicit_policy", "admission_closed", "over_quota", "orphan",
-                          "visible"}) {
+  for (const char* key :
+       {"tenant_id", "object_count", "charged_bytes", "requested_quota_bytes", "effective_quota_bytes",
+        "has_explicit_policy", "admission_closed", "over_quota", "orphan", "visible"}) {
     EXPECT_TRUE(j["tenants"][0].contains(key)) << key;
   }
 }

@@ -221,7 +221,8 @@ TEST(ReconcileHistory, TextJsonAndHtml) {
   render_history_json(trends, std::string("alpha"), json);
   render_history_html(trends, std::nullopt, html);
   EXPECT_NE(text.str().find("runs:      3"), std::string::npos);
-  EXPECT_NE(one.str().find("PERSISTENT 3 consecutive run(s) live over, rate +4096 B/h"), std::string::npos) << one.str();
+  EXPECT_NE(one.str().find("PERSISTENT 3 consecutive run(s) live over, rate +4096 B/h"), std::string::npos)
+      << one.str();
   auto j = nlohmann::json::parse(json.str());
   ASSERT_EQ(j["tenants"].size(), 1u);
   EXPECT_EQ(j["tenants"][0]["persistent"], true);

@@ -65,8 +65,8 @@ TEST_F(CandidateDecoder, DuplicateKeepsFirstReplicasAndLastLease) {
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->objects, 1u);
   EXPECT_TRUE(state->tenants.at("t").charged_bytes == 200);
-  EXPECT_TRUE(test::has_finding(state->findings,
-                                "duplicate entry for tenant 't' key 'k' (2 entries; the first decoded one keeps its replicas)"));
+  EXPECT_TRUE(test::has_finding(
+      state->findings, "duplicate entry for tenant 't' key 'k' (2 entries; the first decoded one keeps its replicas)"));
 }
 
 TEST_F(CandidateDecoder, DuplicateLastLeaseCanExpireTheObject) {
@@ -94,16 +94,16 @@ TEST_F(CandidateDecoder, UndecodableLaterDuplicateKeepsTheFirst) {
 }
 
 TEST_F(CandidateDecoder, NonCompleteIsCountedBeforeLeaseExpiry) {
-  auto processing_and_expired =
-      make_object("t", "a", 10, {memory_replica(1, "3-4", 10), test::disk_replica(2, 10, model::replica_status::processing)},
-                  k_now - 1);
+  auto processing_and_expired = make_object(
+      "t", "a", 10, {memory_replica(1, "3-4", 10), test::disk_replica(2, 10, model::replica_status::processing)},
+      k_now - 1);
   auto undefined_status = make_object("t", "b", 10, {memory_replica(3, "3-4", 10, -7)});
   auto expired = make_object("t", "c", 10, {memory_replica(4, "3-4", 10)}, k_now - 1);
   auto at_now = make_object("t", "d", 10, {memory_replica(5, "3-4", 10)}, k_now);  // lease <= now drops
   auto just_after = make_object("t", "e", 10, {memory_replica(6, "3-4", 10)}, k_now + 1);
   auto disk_only = make_object("t", "f", 10, {test::disk_replica(7, 10)});  // survives, charged 0
-  write_shards({{1, test::shard_raw_in_order({processing_and_expired, undefined_status, expired, at_now,
-                                              just_after, disk_only})}});
+  write_shards({{1, test::shard_raw_in_order(
+                        {processing_and_expired, undefined_status, expired, at_now, just_after, disk_only})}});
   auto state = decode();
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->dropped.non_complete, 2u);
@@ -173,9 +173,8 @@ TEST_F(CandidateDecoder, ThreadCountDoesNotChangeTheState) {
       if (s % 7 == 0 && k == 1) o.client_id = "junk";
       objects.push_back(o);
     }
-    std::sort(objects.begin(), objects.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.tenant_id, a.key) < std::tie(b.tenant_id, b.key);
-    });
+    std::sort(objects.begin(), objects.end(),
+              [](const auto& a, const auto& b) { return std::tie(a.tenant_id, a.key) < std::tie(b.tenant_id, b.key); });
     shards.emplace_back(s * 25, test::shard_raw_in_order(objects));
   }
   write_shards(shards);

@@ -88,7 +88,8 @@ TEST_F(Corruption, MetadataTruncatedInsideAKey) {
 
 TEST_F(Corruption, MetadataTruncatedAfterTheShards) {
   truncate("metadata", 156);
-  EXPECT_EQ(rejection(), "metadata: '" + file("metadata").string() + "' ends at byte 156, 1 bytes needed at byte offset 156");
+  EXPECT_EQ(rejection(),
+            "metadata: '" + file("metadata").string() + "' ends at byte 156, 1 bytes needed at byte offset 156");
 }
 
 TEST_F(Corruption, MetadataTruncatedToOneByte) {
@@ -130,7 +131,8 @@ TEST_F(Corruption, MetadataReplicaNextIdNegative) {
   ASSERT_EQ(static_cast<unsigned char>(bytes.back()), 0x03);
   bytes.back() = static_cast<char>(0xff);  // -1
   write("metadata", bytes);
-  EXPECT_EQ(rejection(), "metadata: \"replica_next_id\" at byte offset 192 is a negative integer, not an unsigned integer");
+  EXPECT_EQ(rejection(),
+            "metadata: \"replica_next_id\" at byte offset 192 is a negative integer, not an unsigned integer");
 }
 
 TEST_F(Corruption, ShardEntryWithNonStringClientId) {
@@ -139,8 +141,9 @@ TEST_F(Corruption, ShardEntryWithNonStringClientId) {
   ASSERT_EQ(at, 30u);
   raw.replace(at, 4, test::unhex("01"));
   replace_shard(raw);
-  EXPECT_EQ(rejection(), "metadata: shard 963: entry 0: client_id: expected a string, found positive integer at byte "
-                         "offset 30 (offsets are inside the decompressed shard)");
+  EXPECT_EQ(rejection(),
+            "metadata: shard 963: entry 0: client_id: expected a string, found positive integer at byte "
+            "offset 30 (offsets are inside the decompressed shard)");
 }
 
 TEST_F(Corruption, ShardEntryWithReplicaStatusOutsideInt16) {
@@ -149,9 +152,10 @@ TEST_F(Corruption, ShardEntryWithReplicaStatusOutsideInt16) {
   ASSERT_NE(at, std::string::npos);
   raw.replace(at + 2, 1, test::unhex("ce00010000"));  // status 65536
   replace_shard(raw);
-  EXPECT_EQ(rejection(), "metadata: shard 963: entry 0: replica status: expected a signed 16-bit integer, found "
-                         "positive integer at byte offset " + std::to_string(at + 2) +
-                         " (offsets are inside the decompressed shard)");
+  EXPECT_EQ(rejection(),
+            "metadata: shard 963: entry 0: replica status: expected a signed 16-bit integer, found "
+            "positive integer at byte offset " +
+                std::to_string(at + 2) + " (offsets are inside the decompressed shard)");
 }
 
 TEST_F(Corruption, ShardEntryThatIsAFourArrayRejects) {
@@ -159,8 +163,9 @@ TEST_F(Corruption, ShardEntryThatIsAFourArrayRejects) {
   ASSERT_EQ(static_cast<unsigned char>(raw[11]), 0x93);
   raw[11] = static_cast<char>(0x94);
   replace_shard(raw + std::string(1, '\0'));
-  EXPECT_EQ(rejection(), "metadata: shard 963: entry 0 at byte offset 11 is not an array of 2 or 3 elements "
-                         "(offsets are inside the decompressed shard)");
+  EXPECT_EQ(rejection(),
+            "metadata: shard 963: entry 0 at byte offset 11 is not an array of 2 or 3 elements "
+            "(offsets are inside the decompressed shard)");
 }
 
 TEST_F(Corruption, ShardTruncatedInsideTheObject) {
@@ -182,9 +187,10 @@ TEST_F(Corruption, SkippedObjectDoesNotRejectButIsUndecodable) {
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->objects, 0u);
   EXPECT_EQ(state->dropped.undecodable, 1u);
-  EXPECT_TRUE(test::has_finding(state->findings,
-                                "object skipped (tenant 'default', key 'demo-key'): replica 0: MEMORY replica on segment "
-                                "9-9, which is not in the segment table"));
+  EXPECT_TRUE(
+      test::has_finding(state->findings,
+                        "object skipped (tenant 'default', key 'demo-key'): replica 0: MEMORY replica on segment "
+                        "9-9, which is not in the segment table"));
 }
 
 // --- segments, task_manager, manifest -------------------------------------------------------

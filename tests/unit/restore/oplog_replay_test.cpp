@@ -67,7 +67,8 @@ OpLogEntry e(std::uint32_t type, std::string key, std::string payload = "", std:
 LogBuilder good_log() {
   LogBuilder b;
   b.batch(1, 1, {e(op::segment_mount, "10.0.0.5:1", mount("seg", "10.0.0.5:1", 1 << 20))})
-      .batch(2, 2, {e(op::put_end, "a", put_end(100, "10.0.0.5:1", 0)), e(op::put_end, "b", put_end(50, "10.0.0.5:1", 4096))})
+      .batch(2, 2,
+             {e(op::put_end, "a", put_end(100, "10.0.0.5:1", 0)), e(op::put_end, "b", put_end(50, "10.0.0.5:1", 4096))})
       .batch(3, 4, {e(op::remove, "b"), e(op::put_end, "c", "")})
       .prefix(3, 5);
   return b;
@@ -127,12 +128,14 @@ TEST(OpLogReplay, EveryReaderRuleFailsWithItsMessage) {
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")});
-    cases.push_back({"prefix missing with a baseline", b, 7, "durable_prefix: missing while the snapshot baseline is at sequence 7"});
+    cases.push_back({"prefix missing with a baseline", b, 7,
+                     "durable_prefix: missing while the snapshot baseline is at sequence 7"});
   }
   {
     LogBuilder b;
     b.raw("durable_prefix", "{\"batch_id\":1}");
-    cases.push_back({"prefix undecodable", b, 0, "prefix: /oplog/t/durable_prefix: durable_prefix: member \"schema_version\" missing"});
+    cases.push_back({"prefix undecodable", b, 0,
+                     "prefix: /oplog/t/durable_prefix: durable_prefix: member \"schema_version\" missing"});
   }
   {
     LogBuilder b;
@@ -147,41 +150,49 @@ TEST(OpLogReplay, EveryReaderRuleFailsWithItsMessage) {
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")}).prefix(1, 2);
-    cases.push_back({"terminal mismatch", b, 0,
-                     "terminal batch: /oplog/t/batches/00000000000000000001: ends at sequence 1 but durable_prefix.last_seq is 2"});
+    cases.push_back(
+        {"terminal mismatch", b, 0,
+         "terminal batch: /oplog/t/batches/00000000000000000001: ends at sequence 1 but durable_prefix.last_seq is 2"});
   }
   {
     LogBuilder b;
-    b.batch(1, 1, {e(op::remove, "a")}).raw("batches/" + source::d20(2), "[1,2,2,2,[[3,\"default\",\"a\",\"\"]],1]").prefix(1, 1);
+    b.batch(1, 1, {e(op::remove, "a")})
+        .raw("batches/" + source::d20(2), "[1,2,2,2,[[3,\"default\",\"a\",\"\"]],1]")
+        .prefix(1, 1);
     cases.push_back({"decode failure (even above the prefix, same page)", b, 0,
-                     "decode: /oplog/t/batches/00000000000000000002: rule 6: /oplog/t/batches/00000000000000000002: checksum mismatch"});
+                     "decode: /oplog/t/batches/00000000000000000002: rule 6: /oplog/t/batches/00000000000000000002: "
+                     "checksum mismatch"});
   }
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")});
-    b.set.kvs.push_back({k_root + "batches/" + source::d20(2), format::encode_batch_record(5, 2, {e(op::remove, "b")})});
+    b.set.kvs.push_back(
+        {k_root + "batches/" + source::d20(2), format::encode_batch_record(5, 2, {e(op::remove, "b")})});
     b.prefix(2, 2);
     cases.push_back({"key id != record id", b, 0, "terminal batch: /oplog/t/batches/00000000000000000002"});
   }
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")});
-    b.set.kvs.push_back({k_root + "batches/" + source::d20(2), format::encode_batch_record(5, 2, {e(op::remove, "b")})});
+    b.set.kvs.push_back(
+        {k_root + "batches/" + source::d20(2), format::encode_batch_record(5, 2, {e(op::remove, "b")})});
     b.batch(3, 2, {e(op::remove, "c")}).prefix(3, 2);
-    cases.push_back({"rule 13 on a walked batch", b, 0,
-                     "rule 13: /oplog/t/batches/00000000000000000002: record batch_id 5 differs from the id in its key"});
+    cases.push_back(
+        {"rule 13 on a walked batch", b, 0,
+         "rule 13: /oplog/t/batches/00000000000000000002: record batch_id 5 differs from the id in its key"});
   }
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")}).batch(3, 2, {e(op::remove, "b")}).prefix(3, 2);
     cases.push_back({"batch id gap", b, 0,
-                     "contiguity: /oplog/t/batches/00000000000000000003 sequence 2: batch 3 starting at sequence 2 does not follow batch 1"});
+                     "contiguity: /oplog/t/batches/00000000000000000003 sequence 2: batch 3 starting at sequence 2 "
+                     "does not follow batch 1"});
   }
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a")}).batch(2, 3, {e(op::remove, "b")}).prefix(2, 3);
-    cases.push_back({"sequence gap across batches", b, 0,
-                     "contiguity: /oplog/t/batches/00000000000000000002 sequence 3"});
+    cases.push_back(
+        {"sequence gap across batches", b, 0, "contiguity: /oplog/t/batches/00000000000000000002 sequence 3"});
   }
   {
     LogBuilder b;
@@ -192,8 +203,9 @@ TEST(OpLogReplay, EveryReaderRuleFailsWithItsMessage) {
   {
     LogBuilder b;
     b.batch(1, 1, {e(op::remove, "a"), e(op::lease_renew, "a")}).prefix(1, 2);
-    cases.push_back({"LEASE_RENEW stops", b, 0,
-                     "applier: /oplog/t/batches/00000000000000000001 sequence 2: op type 4 (LEASE_RENEW) is not applied"});
+    cases.push_back(
+        {"LEASE_RENEW stops", b, 0,
+         "applier: /oplog/t/batches/00000000000000000001 sequence 2: op type 4 (LEASE_RENEW) is not applied"});
   }
   for (auto& c : cases) {
     StandbyStore store;
@@ -275,28 +287,38 @@ TEST(PromotionValidation, ChecksAndNulScopedKeys) {
     EXPECT_EQ(v.legacy_scoped_keys, 1u);
   }
   const std::vector<std::pair<std::string, std::function<void(StandbyStore&)>>> failing = {
-      {"OBJECT_ALREADY_EXISTS", [&](StandbyStore& s) {
+      {"OBJECT_ALREADY_EXISTS",
+       [&](StandbyStore& s) {
          s.put("default", std::string("ten\0k", 5), object(10, "ep", 0));
          s.put("ten", "k", object(10, "ep", 20));
        }},
       {"not a registry memory segment", [&](StandbyStore& s) { s.put("default", "k", object(10, "nowhere", 0)); }},
-      {"differs from the object size", [&](StandbyStore& s) {
+      {"differs from the object size",
+       [&](StandbyStore& s) {
          auto o = object(10, "ep", 0);
          o.replicas[0].buffer_size = 9;
          s.put("default", "k", o);
        }},
       {"overflows", [&](StandbyStore& s) { s.put("default", "k", object(10, "ep", UINT64_MAX - 5)); }},
-      {"more than its capacity", [&](StandbyStore& s) {
+      {"more than its capacity",
+       [&](StandbyStore& s) {
          s.put("default", "a", object(60, "ep", 0));
          s.put("default", "b", object(60, "ep", 100));
        }},
-      {"overlap", [&](StandbyStore& s) {
+      {"overlap",
+       [&](StandbyStore& s) {
          s.put("default", "a", object(10, "ep", 0));
          s.put("default", "b", object(10, "ep", 5));
        }},
       {"invalid tenant", [&](StandbyStore& s) { s.put("default", std::string("_x\0k", 4), object(10, "ep", 0)); }},
-      {"capacity > 0", [&](StandbyStore& s) { s.registry()["e2"] = {"s2", "e2", 0, true, ""}; }},
-      {"claimed by two", [&](StandbyStore& s) { s.registry()["e2"] = {"ep", "e2", 5, true, ""}; }},
+      {"capacity > 0",
+       [&](StandbyStore& s) {
+         s.registry()["e2"] = {"s2", "e2", 0, true, ""};
+       }},
+      {"claimed by two",
+       [&](StandbyStore& s) {
+         s.registry()["e2"] = {"ep", "e2", 5, true, ""};
+       }},
   };
   for (const auto& [needle, setup] : failing) {
     StandbyStore s;

@@ -25,7 +25,8 @@ class RestorePath : public ::testing::Test {
     format::MetadataContent content;
     content.objects.push_back(test::make_object(tenant, "k", 10, {test::memory_replica(1, "3-4", 10)}));
     content.replica_next_id = 2;
-    test::write_snapshot(root(), id, test::snapshot_files(id, content, test::make_segments_payload({{"3-4", "seg-a"}})));
+    test::write_snapshot(root(), id,
+                         test::snapshot_files(id, content, test::make_segments_payload({{"3-4", "seg-a"}})));
   }
   void set_latest(const std::string& id) { test::write_file(root() / "latest.txt", id); }
   util::Result<RestoreOutcome> restore(StoreSelection selection = {}) {
@@ -72,11 +73,11 @@ TEST_F(RestorePath, FallsBackWhenLatestMetadataIsCorrupted) {
 TEST_F(RestorePath, FallsBackPastANonOkSegmentSnapshot) {
   add(k_old, "old");
   format::MetadataContent content;
-  test::write_snapshot(root(), k_new,
-                       test::snapshot_files(k_new, content,
-                                            test::make_segments_payload({{"3-4", "seg-a"},
-                                                                         {"5-6", "seg-b", 1 << 20,
-                                                                          model::segment_status::drained}})));
+  test::write_snapshot(
+      root(), k_new,
+      test::snapshot_files(
+          k_new, content,
+          test::make_segments_payload({{"3-4", "seg-a"}, {"5-6", "seg-b", 1 << 20, model::segment_status::drained}})));
   set_latest(k_new);
   auto outcome = restore();
   ASSERT_TRUE(outcome.ok());

@@ -36,10 +36,10 @@ Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t sha
 }
 
 TEST(ShardTally, ChargesSizeTimesCompleteMemoryReplicas) {
-  auto t = tally({make_object("a", "k1", 100, {memory_replica(1, "3-4", 100), memory_replica(2, "3-4", 100),
-                                                test::disk_replica(3, 100)}),
-                  make_object("a", "k2", 7, {memory_replica(4, "3-4", 7)}),
-                  make_object("b", "k", 5, {test::disk_replica(5, 5)})});
+  auto t = tally(
+      {make_object("a", "k1", 100,
+                   {memory_replica(1, "3-4", 100), memory_replica(2, "3-4", 100), test::disk_replica(3, 100)}),
+       make_object("a", "k2", 7, {memory_replica(4, "3-4", 7)}), make_object("b", "k", 5, {test::disk_replica(5, 5)})});
   EXPECT_EQ(t.tally.objects, 3u);
   EXPECT_TRUE(t.tally.tenants.at("a").charged_bytes == 207);
   EXPECT_EQ(t.tally.tenants.at("a").objects, 2u);
@@ -82,11 +82,13 @@ TEST(ShardTally, InvalidTenantIdsAreRestoredWithAWarning) {
   EXPECT_EQ(t.tally.objects, 2u);
   EXPECT_TRUE(t.tally.tenants.at("_system").charged_bytes == 3);
   EXPECT_TRUE(test::has_finding(t.findings, "tenant '_system' is not a valid tenant id"));
-  EXPECT_TRUE(test::has_finding(t.findings, "is not a valid tenant id: restored and charged, but no request can reach it"));
+  EXPECT_TRUE(
+      test::has_finding(t.findings, "is not a valid tenant id: restored and charged, but no request can reach it"));
 }
 
 TEST(ShardTally, ChargeOfOneObjectSaturatesInsteadOfWrapping) {
-  auto t = tally({make_object("t", "k", ~std::uint64_t{0}, {memory_replica(1, "3-4", 1), memory_replica(2, "3-4", 1)})});
+  auto t =
+      tally({make_object("t", "k", ~std::uint64_t{0}, {memory_replica(1, "3-4", 1), memory_replica(2, "3-4", 1)})});
   EXPECT_TRUE(t.tally.tenants.at("t").charged_bytes == ~std::uint64_t{0});
 }
 

@@ -69,8 +69,8 @@ TEST(SnapshotReader, TheCandidateDecoderReportsTheReadersVerdictOnEveryGoldenSna
         ASSERT_FALSE(candidate.ok());
         EXPECT_EQ(candidate.status().message().rfind(non_ok_segment_reason(*snap.non_ok_segment), 0), 0u)
             << candidate.status().message();
-        EXPECT_EQ(*snap.master_rejection, non_ok_segment_reason(*snap.non_ok_segment) +
-                                              ", so the master rejects this snapshot");
+        EXPECT_EQ(*snap.master_rejection,
+                  non_ok_segment_reason(*snap.non_ok_segment) + ", so the master rejects this snapshot");
         options.fixed_master = true;
         candidate = decode_candidate(s.dir, s.id, options);
       } else {

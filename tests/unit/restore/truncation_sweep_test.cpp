@@ -120,13 +120,9 @@ TEST_P(Sweep, EveryBitFlipOfTheShardsIsHandled) {
         model::Findings findings;
         util::Status s = format::decode_shard(damaged, index, table, scratch, visitor, findings);
         ++m_runs;
-        if (!s.ok()) {
-          ASSERT_EQ(s.message().rfind("shard " + std::to_string(index) + ": ", 0), 0u) << s.message();
-        }
+        if (!s.ok()) { ASSERT_EQ(s.message().rfind("shard " + std::to_string(index) + ": ", 0), 0u) << s.message(); }
         for (const auto& e : visitor.entries) {
-          if (e.outcome == format::DecodeOutcome::skipped) {
-            ASSERT_FALSE(e.reason.empty());
-          }
+          if (e.outcome == format::DecodeOutcome::skipped) { ASSERT_FALSE(e.reason.empty()); }
         }
       }
     }

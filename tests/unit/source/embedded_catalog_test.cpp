@@ -163,8 +163,7 @@ TEST_F(EmbeddedCatalog, CandidatesExcludeIdsNewerThanLatest) {
   set_latest("20260822_061200_000");
   auto listing = read();
   ASSERT_TRUE(listing.latest.has_value());
-  EXPECT_EQ(restore_candidates(listing),
-            (Ids{"20260822_061200_000", "20260822_051200_000", "20260822_041200_000"}));
+  EXPECT_EQ(restore_candidates(listing), (Ids{"20260822_061200_000", "20260822_051200_000", "20260822_041200_000"}));
 }
 
 TEST_F(EmbeddedCatalog, LatestNotInListingIsStillTheFirstCandidate) {

@@ -13,9 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void redis(const std::string& endpoint, const std::vector<std::string>& argv) {
-  test::redis_command(endpoint, argv);
-}
+void redis(const std::string& endpoint, const std::vector<std::string>& argv) { test::redis_command(endpoint, argv); }
 
 void write_descriptor(const fs::path& dir) {
   fs::create_directories(dir);

@@ -17,7 +17,8 @@ TEST(Hashing, LibstdcxxStringHashMatchesSpecVectors) {
 
 TEST(Hashing, LibstdcxxStringHashEqualsThisCompilersStdHash) {
   // We build with GCC's libstdc++, the same library Mooncake uses.
-  for (std::string s : {"", "a", "1234567", "12345678", "123456789", "\xff\x80 high bytes", "tenant-b/key/with/slashes"}) {
+  for (std::string s :
+       {"", "a", "1234567", "12345678", "123456789", "\xff\x80 high bytes", "tenant-b/key/with/slashes"}) {
     EXPECT_EQ(libstdcxx_string_hash(s), std::hash<std::string>{}(s)) << s;
   }
 }

@@ -13,9 +13,9 @@ TEST(Utf8, AcceptsWellFormedAndRejectsMalformed) {
   EXPECT_TRUE(is_valid_utf8("\xc3\xa9"));
   EXPECT_TRUE(is_valid_utf8("\xf0\x9f\x98\x80"));
   EXPECT_FALSE(is_valid_utf8("\xff"));
-  EXPECT_FALSE(is_valid_utf8("\xc3"));            // truncated
-  EXPECT_FALSE(is_valid_utf8("\xc0\x80"));        // overlong
-  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));    // surrogate
+  EXPECT_FALSE(is_valid_utf8("\xc3"));              // truncated
+  EXPECT_FALSE(is_valid_utf8("\xc0\x80"));          // overlong
+  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));      // surrogate
   EXPECT_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));  // above U+10FFFF
 }
 
