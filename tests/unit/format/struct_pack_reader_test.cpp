@@ -110,27 +110,33 @@ TEST(StructPackReader, RejectsReservedMetainfoBitsAtTheirByte) {
 
 TEST(StructPackReader, RejectsATotalLenOutsideTheBuffer) {
   StructPackHeader h;
-  StructPackReader longer(literal_form(16));
+  const std::string longer_bytes = literal_form(16);  // the reader keeps a view: the bytes must outlive it
+  StructPackReader longer(longer_bytes);
   EXPECT_FALSE(longer.open(k_type_code, "LIT", h));
   EXPECT_EQ(longer.error(), "total_len 16 exceeds the 15-byte buffer at byte 5");
 
-  StructPackReader huge(le(k_type_code | 1U, 4) + bytes({0x03}) + le(~0ULL, 8));
+  const std::string huge_bytes =
+      le(k_type_code | 1U, 4) + bytes({0x03}) + le(~0ULL, 8);  // the reader keeps a view: the bytes must outlive it
+  StructPackReader huge(huge_bytes);
   EXPECT_FALSE(huge.open(k_type_code, "", h));
   EXPECT_EQ(huge.error(), "total_len 18446744073709551615 exceeds the 13-byte buffer at byte 5");
 
-  StructPackReader inside_header(literal_form(10));
+  const std::string inside_header_bytes = literal_form(10);  // the reader keeps a view: the bytes must outlive it
+  StructPackReader inside_header(inside_header_bytes);
   EXPECT_FALSE(inside_header.open(k_type_code, "LIT", h));
   EXPECT_EQ(inside_header.error(), "total_len is smaller than the header at byte 5");
 }
 
 TEST(StructPackReader, RejectsADifferentEmbeddedLiteral) {
   StructPackHeader h;
-  StructPackReader other(literal_form(15));
+  const std::string other_bytes = literal_form(15);  // the reader keeps a view: the bytes must outlive it
+  StructPackReader other(other_bytes);
   EXPECT_FALSE(other.open(k_type_code, "LIX", h));
   EXPECT_EQ(other.error(), "embedded type literal differs from the expected one (hash conflict) at byte 7");
 
   // The expected literal is a prefix of the embedded one: the NUL must follow it.
-  StructPackReader prefix(literal_form(15));
+  const std::string prefix_bytes = literal_form(15);  // the reader keeps a view: the bytes must outlive it
+  StructPackReader prefix(prefix_bytes);
   EXPECT_FALSE(prefix.open(k_type_code, "LI", h));
   EXPECT_EQ(prefix.error(), "embedded type literal differs from the expected one (hash conflict) at byte 7");
 }
