@@ -102,7 +102,14 @@ std::string encode_durable_prefix(const DurablePrefix& prefix) {
          ",\"schema_version\":1}";
 }
 
-util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::Findings& findings) {
+namespace {
+
+// jsoncpp reports some hostile input (nesting deeper than its stack limit of 1000) by throwing,
+// not through the parse result: the decoders turn any exception of it into corruption here, at
+// their boundary, so no jsoncpp call escapes to the caller.
+std::string json_exception_text(const std::exception& e) { return "not JSON: " + one_line(e.what()); }
+
+util::Result<DurablePrefix> decode_durable_prefix_unguarded(std::string_view text, model::Findings& findings) {
   Json::Value root;
   std::string errors;
   if (!parse_default(text, root, errors)) return Status::corruption("durable_prefix: not JSON: " + one_line(errors));
@@ -130,8 +137,8 @@ util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::
   return prefix;
 }
 
-util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::string& key,
-                                              model::Findings& findings) {
+util::Result<BatchRecord> decode_batch_record_unguarded(std::string_view text, const std::string& key,
+                                                        model::Findings& findings) {
   Json::Value root;
   std::string errors;
   if (!parse_default(text, root, errors)) return reject(1, key, "not JSON: " + one_line(errors));
@@ -217,6 +224,21 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
   input += "," + std::to_string(batch.checksum) + "]";
   if (text != input) report_non_canonical(text, key, integral_real, findings);
   return batch;
+}
+
+}  // namespace
+
+util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::Findings& findings) {
+  try {
+    return decode_durable_prefix_unguarded(text, findings);
+  } catch (const Json::Exception& e) { return Status::corruption("durable_prefix: " + json_exception_text(e)); }
+}
+
+util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::string& key,
+                                              model::Findings& findings) {
+  try {
+    return decode_batch_record_unguarded(text, key, findings);
+  } catch (const Json::Exception& e) { return reject(1, key, json_exception_text(e)); }
 }
 
 std::string encode_batch_record(std::uint64_t batch_id, std::uint64_t first_seq,

@@ -171,8 +171,10 @@ class PolicyReader {
 
 util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name) {
   if (text.size() > k_max_policy_bytes) {
-    return Status::unsupported(fmt::format("tenant quota policy '{}' is {} bytes, above our {} MiB limit", source_name,
-                                           text.size(), k_max_policy_bytes >> 20));
+    return Status::unsupported(
+        fmt::format("tenant quota policy '{}' is {} bytes, above our {} MiB limit ({} bytes; a real "
+                    "policy is a few KiB)",
+                    source_name, text.size(), k_max_policy_bytes >> 20, k_max_policy_bytes));
   }
   try {
     const YAML::Node root = YAML::Load(std::string(text));
@@ -200,8 +202,9 @@ util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
     if (!file) break;
   }
   if (text.size() > k_max_policy_bytes) {
-    return Status::unsupported(
-        fmt::format("tenant quota policy file '{}' is larger than our {} MiB limit", path, k_max_policy_bytes >> 20));
+    return Status::unsupported(fmt::format(
+        "tenant quota policy file '{}' is larger than our {} MiB limit ({} bytes; a real policy is a few KiB)", path,
+        k_max_policy_bytes >> 20, k_max_policy_bytes));
   }
   if (file.bad() || !file.eof()) {
     return Status::refused(fmt::format("failed to read tenant quota policy file '{}'", path));

@@ -20,8 +20,9 @@
 
 namespace moonquota::format {
 
-// Inputs larger than this are refused before parsing (a real policy is a few KiB).
-inline constexpr std::size_t k_max_policy_bytes = std::size_t{64} * 1024 * 1024;
+// Inputs larger than this are refused before parsing: a real policy is a few KiB, and yaml-cpp's
+// nodes take ~200x the text (a 4 MB policy peaked at 943 MB; the old 64 MiB limit allowed ~15 GB).
+inline constexpr std::size_t k_max_policy_bytes = std::size_t{1} * 1024 * 1024;
 
 // A parsed policy: tenant id -> requested quota in bytes, each in [1, 2^63-1], keyed bytewise.
 // `warnings` lists accepted oddities (unusual version spelling, ignored keys), each with its line.

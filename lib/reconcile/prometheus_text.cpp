@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 namespace moonquota::reconcile {
 
@@ -77,14 +78,22 @@ class LineParser {
 
  private:
   util::Status parse_labels(PromSample& out) {
+    std::unordered_set<std::string_view> seen;  // views into m_line: label names have no escapes
     while (true) {
       skip_space();
       if (m_pos < m_line.size() && m_line[m_pos] == '}') {
         ++m_pos;
         return {};
       }
+      const std::size_t name_begin = m_pos;
       std::string name = read_name(is_label_start, is_label_char);
       if (name.empty()) return error("a label name or '}'");
+      if (out.labels.size() == k_max_labels_per_sample) {
+        return util::Status::corruption("metrics line " + std::to_string(m_line_no) + ": sample " + out.name +
+                                        " has more than " + std::to_string(k_max_labels_per_sample) +
+                                        " labels (the limit per sample; a tenant series has 1 or 2)");
+      }
+      const std::string_view name_view = m_line.substr(name_begin, name.size());
       skip_space();
       if (m_pos >= m_line.size() || m_line[m_pos] != '=') return error("'=' after label " + name);
       ++m_pos;
@@ -93,7 +102,9 @@ class LineParser {
       ++m_pos;
       std::string value;
       MQ_RETURN_IF_ERROR(read_label_value(value));
-      if (out.label(name) != nullptr) return error("a label name not already used, found a second '" + name + "'");
+      if (!seen.insert(name_view).second) {
+        return error("a label name not already used, found a second '" + name + "'");
+      }
       out.labels.emplace_back(std::move(name), std::move(value));
       skip_space();
       if (m_pos < m_line.size() && m_line[m_pos] == ',') {

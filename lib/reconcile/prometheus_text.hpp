@@ -47,8 +47,13 @@ struct PromExposition {
   std::map<std::string, std::string> help;   // from # HELP (unescaped)
 };
 
+// A sample with more labels than this is rejected (a master's tenant series have 1 or 2; the cap
+// keeps hostile input from making one sample arbitrarily large).
+inline constexpr std::size_t k_max_labels_per_sample = 64;
+
 // Errors: corruption naming the line, the column and what was expected. A duplicate label name
-// inside one sample is an error; duplicate series are the caller's concern.
+// inside one sample is an error (found in linear time); duplicate series are the caller's concern.
+// More than k_max_labels_per_sample labels in one sample is an error naming the line.
 [[nodiscard]] util::Result<PromExposition> parse_prometheus_text(std::string_view text);
 
 // Reads an exact unsigned decimal ("0" .. "18446744073709551615"; no sign, no exponent, no

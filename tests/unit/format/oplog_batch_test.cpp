@@ -2,6 +2,8 @@
 // failing input per rejection rule of §6.6, each asserting its message.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "format/oplog_base64.hpp"
 #include "format/oplog_batch.hpp"
 
@@ -151,6 +153,26 @@ TEST(OpLogBatch, DurablePrefix) {
   EXPECT_FALSE(decode_durable_prefix(R"([7,44,1])", findings).ok());
   EXPECT_FALSE(decode_durable_prefix(R"({"batch_id":-7,"last_seq":44,"schema_version":1})", findings).ok());
   EXPECT_EQ(encode_durable_prefix({7, 44}), R"({"batch_id":7,"last_seq":44,"schema_version":1})");
+}
+
+// Issue 11 item 23: jsoncpp throws (instead of failing the parse) past its nesting limit of 1000;
+// both decoders must turn that into corruption naming the value, not let it escape.
+TEST(OpLogBatch, DeepNestingIsCorruptionNotAnException) {
+  const std::string deep(1000, '[');
+  model::Findings findings;
+  std::optional<util::Result<DurablePrefix>> p;
+  ASSERT_NO_THROW(p.emplace(decode_durable_prefix(deep, findings)));
+  ASSERT_FALSE(p->ok());
+  EXPECT_EQ(p->status().code(), util::StatusCode::corruption);
+  EXPECT_EQ(p->status().message().rfind("durable_prefix: not JSON: ", 0), 0u) << p->status().message();
+  EXPECT_NE(p->status().message().find("stackLimit"), std::string::npos) << p->status().message();
+  for (const std::string& text : {deep, "[1,7,42,42,[" + deep, "[1,7,42,42,[[3,\"default\",\"k\",\"\"]]," + deep}) {
+    std::optional<util::Result<BatchRecord>> b;
+    ASSERT_NO_THROW(b.emplace(decode_batch_record(text, "K", findings)));
+    ASSERT_FALSE(b->ok());
+    EXPECT_EQ(b->status().code(), util::StatusCode::corruption);
+    EXPECT_EQ(b->status().message().rfind("rule 1: K: not JSON: ", 0), 0u) << b->status().message();
+  }
 }
 
 }  // namespace

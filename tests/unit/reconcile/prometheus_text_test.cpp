@@ -67,6 +67,35 @@ TEST(PrometheusText, ErrorsNameLineAndColumn) {
   }
 }
 
+// Issue 11 item 25: labels per sample are capped (80,000 labels took 15 s with the quadratic
+// duplicate check); up to the cap they parse, duplicates are still found, one more is an error.
+std::string sample_with_labels(std::size_t count, const std::string& extra = "") {
+  std::string line = "m{";
+  for (std::size_t i = 0; i < count; ++i) line += "l" + std::to_string(i) + "=\"v\",";
+  return "ok 1\n" + line + extra + "} 7\n";
+}
+
+TEST(PrometheusText, LabelsPerSampleAreCapped) {
+  auto at_cap = parse_prometheus_text(sample_with_labels(k_max_labels_per_sample));
+  ASSERT_TRUE(at_cap.ok()) << at_cap.status().message();
+  ASSERT_EQ(at_cap->samples.size(), 2u);
+  EXPECT_EQ(at_cap->samples[1].labels.size(), k_max_labels_per_sample);
+  EXPECT_EQ(*at_cap->samples[1].label("l63"), "v");
+
+  auto duplicate = parse_prometheus_text(sample_with_labels(k_max_labels_per_sample - 1, "l5=\"w\""));
+  ASSERT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.status().message().find("metrics line 2, column"), std::string::npos);
+  EXPECT_NE(duplicate.status().message().find("second 'l5'"), std::string::npos) << duplicate.status().message();
+
+  for (std::size_t count : {k_max_labels_per_sample + 1, std::size_t{80000}}) {
+    auto over = parse_prometheus_text(sample_with_labels(count));
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.status().code(), util::StatusCode::corruption);
+    EXPECT_EQ(over.status().message(),
+              "metrics line 2: sample m has more than 64 labels (the limit per sample; a tenant series has 1 or 2)");
+  }
+}
+
 TEST(PrometheusText, ExactUnsignedIntegers) {
   EXPECT_EQ(parse_exact_u64("0"), 0u);
   EXPECT_EQ(parse_exact_u64("18446744073709551615"), 18446744073709551615ull);

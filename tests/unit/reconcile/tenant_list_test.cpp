@@ -86,5 +86,55 @@ TEST(TenantList, MalformedRowsNameTheMember) {
   }
 }
 
+// Issue 11 item 24: a member of the wrong type holding hostile input (an array nested ~65,000
+// deep made the message dump() it recursively and crash) gives a short corruption message.
+std::string repeat(const std::string& s, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+TEST(TenantList, HostileWrongTypedMembersGiveShortMessages) {
+  const std::string head =
+      R"({"success":true,"data":[{"tenant_id":"a","requested_quota_bytes":1,"effective_quota_bytes":1,"charged_bytes":1,"admission_closed":)";
+  const std::string tail = R"(,"over_quota":false,"has_explicit_policy":true}]})";
+  struct Case {
+    std::string member;
+    const char* needle;
+  } cases[] = {
+      {std::string(65000, '[') + std::string(65000, ']'), "body nests arrays/objects deeper than 64 levels"},
+      {std::string(60, '[') + std::string(60, ']'),
+       "data[0].admission_closed is not a boolean: an array of 1 elements"},
+      {"[1" + repeat(",1", 50000) + "]", "data[0].admission_closed is not a boolean: an array of 50001 elements"},
+      {std::string(100000, '1'), "body is not usable JSON ([json.exception.out_of_range.406] number overflow"},
+      {"{\"x\":[" + std::string(50, '[') + std::string(50, ']') + "]}",
+       "data[0].admission_closed is not a boolean: an object of 1 members"},
+      {"\"" + std::string(100000, 'x') + "\"",
+       "is not a boolean: a string \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..."},
+      {"1", "is not a boolean: number 1"},
+  };
+  for (const auto& c : cases) {
+    auto r = parse_tenant_list_response(200, head + c.member + tail);
+    ASSERT_FALSE(r.ok()) << c.needle;
+    EXPECT_EQ(r.status().code(), util::StatusCode::corruption);
+    EXPECT_NE(r.status().message().find(c.needle), std::string::npos) << r.status().message();
+    EXPECT_LT(r.status().message().size(), 200u) << r.status().message().substr(0, 300);
+  }
+  // Deep nesting is rejected before parsing wherever it is, brackets inside strings do not count.
+  auto deep = parse_tenant_list_response(std::nullopt, std::string(100000, '{'));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("deeper than 64 levels (at byte offset 64;"), std::string::npos)
+      << deep.status().message();
+  auto quoted = parse_tenant_list_response(200, head + "\"" + std::string(1000, '[') + "\\\"[\"" + tail);
+  ASSERT_FALSE(quoted.ok());
+  EXPECT_NE(quoted.status().message().find("is not a boolean: a string"), std::string::npos)
+      << quoted.status().message();
+  // A long error_message from the master is cut too.
+  auto error = parse_tenant_list_response(
+      500, R"({"success":false,"error_code":-1,"error_message":")" + std::string(100000, 'm') + "\"}");
+  ASSERT_FALSE(error.ok());
+  EXPECT_LT(error.status().message().size(), 200u);
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile
