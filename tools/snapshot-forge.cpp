@@ -25,9 +25,7 @@ mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::strin
   return {};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
   app.name(k_tool);
   std::string scenario_path;
@@ -46,7 +44,7 @@ int main(int argc, char** argv) {
   app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store (default 4)")
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
-  app.add_option("--threads", threads, "Worker threads (default: all cores)");
+  mq::tools::add_threads_option(app, threads);
   std::string oplog_export;
   std::string oplog_etcd;
   mq::forge::SyntheticOpLogOptions oplog_large;
@@ -81,4 +79,16 @@ int main(int argc, char** argv) {
     if (auto s = write_oplog(*outcome->oplog, export_path, oplog_etcd); !s.ok()) return mq::tools::fail(k_tool, s);
   }
   return mq::tools::k_exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The library returns errors as values; an exception reaching here is a bug: exit 5, not abort
+  // (the library's guards have removed a partial store on the way out).
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return mq::tools::fail(k_tool, mq::util::Status::internal(std::string("unexpected exception: ") + e.what()));
+  }
 }

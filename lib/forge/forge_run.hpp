@@ -28,7 +28,8 @@ struct ForgeOutcome {
 };
 
 // Errors: invalid_argument (no or several inputs, out_dir not empty without force), corruption
-// (the scenario, naming its JSON path), io_error.
+// (the scenario, naming its JSON path), io_error. A failed store write leaves no partial store
+// behind.
 [[nodiscard]] util::Result<ForgeOutcome> run_forge(const ForgeRequest& request);
 
 }  // namespace moonquota::forge
