@@ -187,7 +187,11 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
                                {"mem_size_bytes", discarded_bytes}};
     j["restore"] = {{"restored_objects", snap.restored_objects}, {"dropped", drops_json(snap.dropped)}};
     j["findings"] = finding_counts_json(snap.findings);
-    write_json(j, out);
+    if (format == OutputFormat::ndjson) {
+      out << dump_inspect_json(j, -1) << "\n";  // one document, one line
+    } else {
+      write_json(j, out);
+    }
     return;
   }
   render_header_text(ctx, snap, out);
