@@ -138,5 +138,56 @@ TEST(SnapshotForgeTool, ThreadsOutOfRangeIsTheOtherToolsUsageError) {
   EXPECT_TRUE(fs::exists(fs::path(out) / "mooncake_master_snapshot/mooncake_cluster/latest.txt"));
 }
 
+// Issue 11 item 18: `--large 0` and `--oplog-large 0` are usage errors naming the flag (the
+// second used to write a log of one entry); -q and -v work as in the other tools.
+TEST(RunForge, ZeroObjectsOrEntriesAreUsageErrors) {
+  TempDir dir;
+  ForgeRequest request;
+  request.out_dir = (dir.path() / "out").string();
+  request.oplog = SyntheticOpLogOptions{};
+  request.oplog->entries = 0;
+  const auto oplog = run_forge(request);
+  EXPECT_EQ(oplog.status().code(), util::StatusCode::invalid_argument);
+  EXPECT_EQ(oplog.status().message(), "--oplog-large needs at least 1 entry");
+  request.oplog.reset();
+  request.large = LargeStoreOptions{};
+  request.large->objects = 0;
+  const auto large = run_forge(request);
+  EXPECT_EQ(large.status().code(), util::StatusCode::invalid_argument);
+  EXPECT_EQ(large.status().message(), "--large needs 1 .. 4294967295 objects");
+  EXPECT_FALSE(fs::exists(request.out_dir));
+}
+
+TEST(SnapshotForgeTool, ZeroObjectsOrEntriesExitTwoNamingTheFlag) {
+  TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  const auto large = testing::run_tool("snapshot-forge", {"--large", "0", "--out", out});
+  EXPECT_EQ(large.exit_code, 2) << large.err;
+  EXPECT_EQ(large.err, "snapshot-forge: --large needs 1 .. 4294967295 objects\n");
+  const auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "0", "--out", out});
+  EXPECT_EQ(oplog.exit_code, 2) << oplog.err;
+  EXPECT_EQ(oplog.err, "snapshot-forge: --oplog-large needs at least 1 entry\n");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(SnapshotForgeTool, QuietAndVerboseLikeTheOtherTools) {
+  TempDir dir;
+  const auto quiet = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/q", "-q"});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  const auto plain = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/p"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.rfind("snapshot-forge: wrote 50 objects", 0), 0u) << plain.err;
+  EXPECT_EQ(plain.err.find("info:"), std::string::npos) << plain.err;
+  const auto verbose = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/v", "-v"});
+  EXPECT_EQ(verbose.exit_code, 0) << verbose.err;
+  EXPECT_NE(verbose.err.find("info: writing a synthetic store of 50 objects"), std::string::npos) << verbose.err;
+  EXPECT_NE(verbose.err.find("snapshot-forge: wrote 50 objects"), std::string::npos) << verbose.err;
+  const auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str() + "/o", "--quiet"});
+  EXPECT_EQ(oplog.exit_code, 0) << oplog.err;
+  EXPECT_EQ(oplog.err, "");
+  EXPECT_TRUE(fs::exists(dir.path() / "o/oplog.jsonl"));
+}
+
 }  // namespace
 }  // namespace moonquota::forge
