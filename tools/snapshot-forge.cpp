@@ -8,6 +8,7 @@
 #include "forge/forge_run.hpp"
 #include "source/oplog_source.hpp"
 #include "tool_common.hpp"
+#include "util/plural.hpp"
 #include "util/thread_pool.hpp"
 
 namespace {
@@ -29,9 +30,9 @@ mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::strin
     MQ_RETURN_IF_ERROR(mq::source::write_oplog_etcd(etcd, log.cluster_id, log.kvs));
   }
   if (quiet) return {};
-  std::cerr << k_tool << ": wrote an OpLog of " << log.entries << " entries in " << log.kvs.size() << " keys"
-            << (export_path.empty() ? "" : " to " + export_path) << (etcd.empty() ? "" : " and into etcd " + etcd)
-            << "\n";
+  std::cerr << k_tool << ": wrote an OpLog of " << mq::util::counted(log.entries, "entry", "entries") << " in "
+            << log.kvs.size() << " keys" << (export_path.empty() ? "" : " to " + export_path)
+            << (etcd.empty() ? "" : " and into etcd " + etcd) << "\n";
   return {};
 }
 

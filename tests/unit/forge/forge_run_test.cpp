@@ -189,5 +189,13 @@ TEST(SnapshotForgeTool, QuietAndVerboseLikeTheOtherTools) {
   EXPECT_TRUE(fs::exists(dir.path() / "o/oplog.jsonl"));
 }
 
+// Issue 11 item 22: "wrote an OpLog of 1 entries".
+TEST(SnapshotForgeTool, OneEntryReadsInTheSingular) {
+  TempDir dir;
+  const auto run = testing::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str()});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.rfind("snapshot-forge: wrote an OpLog of 1 entry in ", 0), 0u) << run.err;
+}
+
 }  // namespace
 }  // namespace moonquota::forge
