@@ -37,7 +37,9 @@ void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
                               "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
   auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
   master->excludes(json)->excludes(metrics);
-  app.add_flag("!--no-metrics", live.use_metrics, "Do not fetch /metrics (list only)");
+  // A callback, not a negated bool flag: CLI11 shows a bool's default as "--no-metrics{false}".
+  app.add_flag_callback(
+      "--no-metrics", [&live] { live.use_metrics = false; }, "Do not fetch /metrics (list only)");
   app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")
       ->check(CLI::Range(1u, 1000u));
   app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")

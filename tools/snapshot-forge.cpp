@@ -1,11 +1,14 @@
 // snapshot-forge: write genuine Mooncake snapshot stores from a readable JSON scenario, or a
 // large synthetic store for load tests (docs/cli/snapshot-forge.md).
+#include <spdlog/spdlog.h>
+
 #include <iostream>
 #include <string>
 
 #include "forge/forge_run.hpp"
 #include "source/oplog_source.hpp"
 #include "tool_common.hpp"
+#include "util/plural.hpp"
 #include "util/thread_pool.hpp"
 
 namespace {
@@ -15,26 +18,32 @@ namespace mq = moonquota;
 constexpr const char* k_tool = "snapshot-forge";
 
 // Writes a forged OpLog as an export file and/or into etcd (every key under its root replaced).
-mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::string& export_path,
-                             const std::string& etcd) {
-  if (!export_path.empty()) MQ_RETURN_IF_ERROR(mq::source::write_oplog_export_file(export_path, log.kvs));
-  if (!etcd.empty()) MQ_RETURN_IF_ERROR(mq::source::write_oplog_etcd(etcd, log.cluster_id, log.kvs));
-  std::cerr << k_tool << ": wrote an OpLog of " << log.entries << " entries in " << log.kvs.size() << " keys"
-            << (export_path.empty() ? "" : " to " + export_path) << (etcd.empty() ? "" : " and into etcd " + etcd)
-            << "\n";
+// The one-line summary on stderr is left out with -q.
+mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::string& export_path, const std::string& etcd,
+                             bool quiet) {
+  if (!export_path.empty()) {
+    spdlog::info("writing {} OpLog keys to {}", log.kvs.size(), export_path);
+    MQ_RETURN_IF_ERROR(mq::source::write_oplog_export_file(export_path, log.kvs));
+  }
+  if (!etcd.empty()) {
+    spdlog::info("writing {} OpLog keys into etcd {} (cluster {})", log.kvs.size(), etcd, log.cluster_id);
+    MQ_RETURN_IF_ERROR(mq::source::write_oplog_etcd(etcd, log.cluster_id, log.kvs));
+  }
+  if (quiet) return {};
+  std::cerr << k_tool << ": wrote an OpLog of " << mq::util::counted(log.entries, "entry", "entries") << " in "
+            << log.kvs.size() << " keys" << (export_path.empty() ? "" : " to " + export_path)
+            << (etcd.empty() ? "" : " and into etcd " + etcd) << "\n";
   return {};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
   app.name(k_tool);
   std::string scenario_path;
   std::string out_dir;
   bool force = false;
   mq::forge::LargeStoreOptions large;
-  unsigned threads = 0;
+  mq::tools::CommonFlags common;  // -v/-q and --threads: no report, so no --format/--output
   auto* scenario_opt = app.add_option("scenario", scenario_path, "Scenario JSON (docs/formats/forge-scenario.md)");
   app.add_option("--out", out_dir, "Output directory (the store's base directory)")->required();
   app.add_flag("--force", force, "Replace the snapshot store in a non-empty output directory");
@@ -46,7 +55,8 @@ int main(int argc, char** argv) {
   app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store (default 4)")
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
-  app.add_option("--threads", threads, "Worker threads (default: all cores)");
+  mq::tools::add_threads_option(app, common.threads);
+  mq::tools::add_verbosity_flags(app, common);
   std::string oplog_export;
   std::string oplog_etcd;
   mq::forge::SyntheticOpLogOptions oplog_large;
@@ -60,25 +70,45 @@ int main(int argc, char** argv) {
   oplog_large_opt->excludes(scenario_opt)->excludes(large_opt);
   scenario_opt->excludes(large_opt);
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
+  mq::tools::setup_logging(common);
+  const bool quiet = common.verbosity < 0;
   mq::forge::ForgeRequest request;
   request.out_dir = out_dir;
   request.force = force;
   request.scenario_path = scenario_path;
   if (large_opt->count() > 0) {
-    large.threads = threads == 0 ? mq::util::default_thread_count() : threads;
+    large.threads = common.threads == 0 ? mq::util::default_thread_count() : common.threads;
     request.large = large;
+    spdlog::info("writing a synthetic store of {} objects (seed {}, {} tenants, {} clients) to {} on {} threads",
+                 large.objects, large.seed, large.tenants, large.clients, out_dir, large.threads);
+  } else if (!scenario_path.empty()) {
+    spdlog::info("writing the store of scenario {} to {}", scenario_path, out_dir);
   }
   if (oplog_large_opt->count() > 0) request.oplog = oplog_large;
   auto outcome = mq::forge::run_forge(request);
   if (!outcome.ok()) return mq::tools::fail(k_tool, outcome.status());
-  if (const auto& summary = outcome->large) {
+  if (const auto& summary = outcome->large; summary && !quiet) {
     std::cerr << k_tool << ": wrote " << summary->objects << " objects, " << summary->replicas << " replicas, "
               << summary->segments << " segments, " << summary->non_empty_shards << " shards (metadata "
               << summary->metadata_bytes << " B, segments " << summary->segments_bytes << " B) to " << out_dir << "\n";
   }
   if (outcome->oplog) {
     const std::string export_path = oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export;
-    if (auto s = write_oplog(*outcome->oplog, export_path, oplog_etcd); !s.ok()) return mq::tools::fail(k_tool, s);
+    if (auto s = write_oplog(*outcome->oplog, export_path, oplog_etcd, quiet); !s.ok()) {
+      return mq::tools::fail(k_tool, s);
+    }
   }
   return mq::tools::k_exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The library returns errors as values; an exception reaching here is a bug: exit 5, not abort
+  // (the library's guards have removed a partial store on the way out).
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return mq::tools::fail(k_tool, mq::util::Status::internal(std::string("unexpected exception: ") + e.what()));
+  }
 }

@@ -32,15 +32,23 @@ int fail(const std::string& tool, const util::Status& status) {
   return exit_code_for(status);
 }
 
-void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::string>& formats) {
+void add_verbosity_flags(CLI::App& app, CommonFlags& flags) {
   app.add_flag_function(
       "-v,--verbose", [&flags](std::int64_t n) { flags.verbosity += static_cast<int>(n); },
       "More log output on stderr (repeatable)");
   app.add_flag_function(
       "-q,--quiet", [&flags](std::int64_t n) { flags.verbosity -= static_cast<int>(n); }, "Less log output on stderr");
+}
+
+void add_threads_option(CLI::App& app, unsigned& threads) {
+  app.add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0u, k_max_threads));
+}
+
+void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::string>& formats) {
+  add_verbosity_flags(app, flags);
   app.add_option("--format", flags.format, "Report format")->check(CLI::IsMember(formats));
   app.add_option("--output", flags.output, "Write the report to FILE atomically instead of stdout");
-  app.add_option("--threads", flags.threads, "Worker threads (default: all cores)")->check(CLI::Range(0u, 256u));
+  add_threads_option(app, flags.threads);
 }
 
 void setup_logging(const CommonFlags& flags) {

@@ -36,6 +36,12 @@ struct CommonFlags {
 // Adds -v/-q, --format (choices), --output and --threads.
 void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::string>& formats);
 
+// The pieces of add_common_flags, for a tool without a report (snapshot-forge): -v/-q into
+// flags.verbosity, and --threads with its one range (0 .. k_max_threads; 0 = all cores).
+inline constexpr unsigned k_max_threads = 256;
+void add_verbosity_flags(CLI::App& app, CommonFlags& flags);
+void add_threads_option(CLI::App& app, unsigned& threads);
+
 // Configures spdlog on stderr from the verbosity.
 void setup_logging(const CommonFlags& flags);
 

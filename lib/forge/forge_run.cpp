@@ -14,6 +14,7 @@ util::Result<ForgeOutcome> run_forge(const ForgeRequest& request) {
   if (inputs != 1) return util::Status::invalid_argument("give one of a SCENARIO.json, --large N or --oplog-large N");
   ForgeOutcome outcome;
   if (request.oplog) {
+    if (request.oplog->entries == 0) return util::Status::invalid_argument("--oplog-large needs at least 1 entry");
     std::error_code ec;  // a failure shows when the OpLog is written
     std::filesystem::create_directories(request.out_dir, ec);
     outcome.oplog = synthesize_oplog(*request.oplog);

@@ -27,8 +27,9 @@ struct ForgeOutcome {
   std::optional<ForgedOpLog> oplog;        // an OpLog to write (scenario tail or synthetic)
 };
 
-// Errors: invalid_argument (no or several inputs, out_dir not empty without force), corruption
-// (the scenario, naming its JSON path), io_error.
+// Errors: invalid_argument (no or several inputs, --large 0, --oplog-large 0, out_dir not empty
+// without force), corruption (the scenario, naming its JSON path), io_error. A failed store write
+// leaves no partial store behind.
 [[nodiscard]] util::Result<ForgeOutcome> run_forge(const ForgeRequest& request);
 
 }  // namespace moonquota::forge

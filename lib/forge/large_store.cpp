@@ -179,20 +179,9 @@ struct ShardWork {
   util::Status status;
 };
 
-}  // namespace
-
-util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& options, const std::string& out_dir) {
-  if (options.objects == 0 || options.objects > 0xffffffffULL) {
-    return util::Status::invalid_argument("--large needs 1 .. 4294967295 objects");
-  }
-  if (options.tenants == 0 || options.tenants > 256)
-    return util::Status::invalid_argument("--tenants must be 1 .. 256");
-  if (options.clients == 0 || options.clients > 64) return util::Status::invalid_argument("--clients must be 1 .. 64");
-  if (!is_valid_snapshot_id(options.snapshot_id)) return util::Status::invalid_argument("invalid snapshot id");
+// The snapshot under a prepared `out_dir`; the caller removes what a failure leaves.
+util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& options, const std::string& out_dir) {
   const unsigned threads = std::max(1U, options.threads);
-  StoreWriteOptions store_options;
-  store_options.force = options.force;
-  MQ_RETURN_IF_ERROR(prepare_output_directory(out_dir, store_options));
   const fs::path root = fs::path(out_dir) / snapshot_root_relative(options.cluster_id);
   const fs::path dir = root / options.snapshot_id;
   std::error_code ec;
@@ -284,6 +273,31 @@ util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& optio
   MQ_RETURN_IF_ERROR(write_store_file((dir / "manifest.txt").string(), manifest_text(header)));
   MQ_RETURN_IF_ERROR(write_store_file((dir / "descriptor.txt").string(), descriptor_text(descriptor)));
   MQ_RETURN_IF_ERROR(write_store_file((root / "latest.txt").string(), options.snapshot_id));
+  return summary;
+}
+
+}  // namespace
+
+util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& options, const std::string& out_dir) {
+  if (options.objects == 0 || options.objects > 0xffffffffULL) {
+    return util::Status::invalid_argument("--large needs 1 .. 4294967295 objects");
+  }
+  if (options.tenants == 0 || options.tenants > 256)
+    return util::Status::invalid_argument("--tenants must be 1 .. 256");
+  if (options.clients == 0 || options.clients > 64) return util::Status::invalid_argument("--clients must be 1 .. 64");
+  if (options.threads > k_max_large_store_threads) {
+    return util::Status::invalid_argument("--threads must be 0 .. " + std::to_string(k_max_large_store_threads));
+  }
+  if (!is_valid_snapshot_id(options.snapshot_id)) return util::Status::invalid_argument("invalid snapshot id");
+  StoreWriteOptions store_options;
+  store_options.force = options.force;
+  PartialStoreGuard guard(out_dir);
+  if (auto s = prepare_output_directory(out_dir, store_options); !s.ok()) {
+    guard.dismiss();  // refused or not cleared: nothing of ours to remove
+    return s;
+  }
+  auto summary = write_large_snapshot(options, out_dir);
+  if (summary.ok()) guard.dismiss();
   return summary;
 }
 

@@ -23,12 +23,15 @@
 
 namespace moonquota::forge {
 
+// The tools' --threads range (tools/tool_common.cpp): more is invalid_argument, not a thread storm.
+inline constexpr unsigned k_max_large_store_threads = 256;
+
 struct LargeStoreOptions {
   std::uint64_t objects = 0;
   std::uint64_t seed = 1;
   std::uint32_t tenants = 8;  // 1 .. 256
   std::uint32_t clients = 4;  // clients, each with its own chain of segments
-  unsigned threads = 1;
+  unsigned threads = 1;       // 0 or 1: the calling thread only; at most k_max_large_store_threads
   bool force = false;
   std::string cluster_id = "mooncake_cluster";
   std::string snapshot_id = "20260822_051200_123";
@@ -44,7 +47,8 @@ struct LargeStoreSummary {
 };
 
 // Writes the store under `out_dir` (layout as write_store). Errors: invalid_argument for bad
-// options or a non-empty output without force; io_error for file problems.
+// options (checked before anything is written) or a non-empty output without force; io_error for
+// file problems. A failure leaves no partial store and no temporary file (PartialStoreGuard).
 [[nodiscard]] util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& options,
                                                                 const std::string& out_dir);
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "format/metadata_encoder.hpp"
 #include "format/segments_encoder.hpp"
@@ -38,6 +39,18 @@ util::Status prepare_output_directory(const std::string& out_dir, const StoreWri
   fs::create_directories(out, ec);
   if (ec) return util::Status::io_error("cannot create '" + out_dir + "': " + ec.message());
   return util::Status::ok_status();
+}
+
+PartialStoreGuard::PartialStoreGuard(std::string out_dir) : m_out_dir(std::move(out_dir)) {
+  std::error_code ec;
+  m_out_dir_existed = fs::exists(m_out_dir, ec) || ec;
+}
+
+PartialStoreGuard::~PartialStoreGuard() {
+  if (m_dismissed) return;
+  std::error_code ec;  // best effort: the write's own error is what the caller reports
+  fs::remove_all(fs::path(m_out_dir) / "mooncake_master_snapshot", ec);
+  if (!m_out_dir_existed) fs::remove(m_out_dir, ec);  // only when empty
 }
 
 std::string manifest_text(const ForgedSnapshot& snapshot) {
@@ -77,7 +90,11 @@ util::Status write_snapshot(const ForgedSnapshot& snap, const fs::path& root) {
 }  // namespace
 
 util::Status write_store(const Scenario& scenario, const std::string& out_dir, const StoreWriteOptions& options) {
-  MQ_RETURN_IF_ERROR(prepare_output_directory(out_dir, options));
+  PartialStoreGuard guard(out_dir);
+  if (auto s = prepare_output_directory(out_dir, options); !s.ok()) {
+    guard.dismiss();  // refused or not cleared: nothing of ours to remove
+    return s;
+  }
   const fs::path root = fs::path(out_dir) / snapshot_root_relative(scenario.cluster_id);
   const ForgedSnapshot* latest = nullptr;
   for (const ForgedSnapshot& snap : scenario.snapshots) {
@@ -85,6 +102,7 @@ util::Status write_store(const Scenario& scenario, const std::string& out_dir, c
     if (snap.latest) latest = &snap;
   }
   if (latest != nullptr) MQ_RETURN_IF_ERROR(write_store_file((root / "latest.txt").string(), latest->id));
+  guard.dismiss();
   return util::Status::ok_status();
 }
 

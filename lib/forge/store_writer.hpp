@@ -26,6 +26,24 @@ struct StoreWriteOptions {
 // Checks (and with `force` clears) the output directory, then creates it.
 [[nodiscard]] util::Status prepare_output_directory(const std::string& out_dir, const StoreWriteOptions& options);
 
+// Created right before prepare_output_directory: unless dismissed, its destructor removes what a
+// failed (or unwinding) write left: <out>/mooncake_master_snapshot with any temporary files in it,
+// and <out> itself when it did not exist before and is empty. So a failure never leaves a partial
+// store that makes the next run refuse the directory.
+class PartialStoreGuard {
+ public:
+  explicit PartialStoreGuard(std::string out_dir);
+  ~PartialStoreGuard();
+  PartialStoreGuard(const PartialStoreGuard&) = delete;
+  PartialStoreGuard& operator=(const PartialStoreGuard&) = delete;
+  void dismiss() { m_dismissed = true; }
+
+ private:
+  std::string m_out_dir;
+  bool m_out_dir_existed = true;
+  bool m_dismissed = false;
+};
+
 // The text files of one snapshot.
 [[nodiscard]] std::string manifest_text(const ForgedSnapshot& snapshot);
 [[nodiscard]] std::string descriptor_text(const model::SnapshotDescriptor& descriptor);
@@ -33,7 +51,7 @@ struct StoreWriteOptions {
 // Writes `data` to `path` atomically; refuses empty content.
 [[nodiscard]] util::Status write_store_file(const std::string& path, std::string_view data);
 
-// Encodes and writes every snapshot of `scenario` under `out_dir`.
+// Encodes and writes every snapshot of `scenario` under `out_dir`; a failure leaves no partial store.
 [[nodiscard]] util::Status write_store(const Scenario& scenario, const std::string& out_dir,
                                        const StoreWriteOptions& options);
 

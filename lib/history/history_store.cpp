@@ -4,8 +4,10 @@
 #include <rocksdb/write_batch.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <system_error>
 
 #include "util/test_pause.hpp"
 #include "util/text_encoding.hpp"
@@ -145,6 +147,18 @@ util::Result<std::unique_ptr<HistoryStore>> HistoryStore::open_with(const std::s
 util::Result<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string& dir) { return open_with(dir, true); }
 
 util::Result<std::unique_ptr<HistoryStore>> HistoryStore::open_existing(const std::string& dir) {
+  // RocksDB creates the directory, its LOCK and LOG before it finds no store there: look first,
+  // so that reading a missing store creates nothing.
+  std::error_code ec;
+  const std::filesystem::path path(dir);
+  if (!std::filesystem::exists(path, ec)) return util::Status::not_found("history store " + dir + " does not exist");
+  if (!std::filesystem::is_directory(path, ec)) {
+    return util::Status::not_found("history store " + dir + " is not a directory");
+  }
+  if (!std::filesystem::exists(path / "CURRENT", ec)) {
+    return util::Status::not_found("history store " + dir +
+                                   " does not exist (no RocksDB CURRENT file in the directory)");
+  }
   return open_with(dir, false);
 }
 

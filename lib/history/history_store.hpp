@@ -25,7 +25,8 @@ class HistoryStore {
   // Opens (creating when missing) the store in `dir`. Errors: io_error (RocksDB refused: lock held
   // by another process, permissions), corruption (a store of another schema, damaged files).
   [[nodiscard]] static util::Result<std::unique_ptr<HistoryStore>> open(const std::string& dir);
-  // Opens an existing store read-only-in-spirit (create_if_missing = false). Errors: not_found.
+  // Opens an existing store read-only-in-spirit (create_if_missing = false). Creates nothing: a
+  // missing directory, or one without a RocksDB store in it, is not_found naming `dir`.
   [[nodiscard]] static util::Result<std::unique_ptr<HistoryStore>> open_existing(const std::string& dir);
   ~HistoryStore();
   HistoryStore(const HistoryStore&) = delete;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "util/plural.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
@@ -187,7 +188,11 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
                                {"mem_size_bytes", discarded_bytes}};
     j["restore"] = {{"restored_objects", snap.restored_objects}, {"dropped", drops_json(snap.dropped)}};
     j["findings"] = finding_counts_json(snap.findings);
-    write_json(j, out);
+    if (format == OutputFormat::ndjson) {
+      out << dump_inspect_json(j, -1) << "\n";  // one document, one line
+    } else {
+      write_json(j, out);
+    }
     return;
   }
   render_header_text(ctx, snap, out);
@@ -208,10 +213,14 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
   if (snap.duplicate_shard_blobs > 0) out << " (" << snap.duplicate_shard_blobs << " duplicate)";
   out << ", replica_next_id " << snap.metadata.replica_next_id << "\n";
   out << "shard fill:  ";
+  const char* separator = "";
   for (std::size_t b = 0; b < histogram.size(); ++b) {
     if (histogram[b] == 0) continue;
-    const std::string range = b == 0 ? "0" : b == 1 ? "1" : num(1ULL << (b - 1)) + "-" + num((1ULL << b) - 1);
-    out << "[" << range << " entries: " << histogram[b] << " shards] ";
+    const std::string range = b == 0   ? "0 entries"
+                              : b == 1 ? "1 entry"
+                                       : num(1ULL << (b - 1)) + "-" + num((1ULL << b) - 1) + " entries";
+    out << separator << "[" << range << ": " << util::counted(histogram[b], "shard", "shards") << "]";
+    separator = " ";
   }
   out << "\nobjects:     " << st.entries << " entries, " << st.decoded << " decoded, " << st.skipped
       << " skipped by the master, " << st.all_replicas_complete << " with every replica COMPLETE, " << st.grouped

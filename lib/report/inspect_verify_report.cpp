@@ -1,5 +1,7 @@
 #include "report/inspect_verify_report.hpp"
 
+#include <algorithm>
+
 #include "report/inspect_summary_report.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
@@ -36,7 +38,10 @@ std::string finding_text(const inspect::VerifyFinding& f) {
     where = f.location;
   }
   if (f.replica_id) where += " replica " + std::to_string(*f.replica_id);
-  return std::string(model::severity_name(f.severity)) + "  [" + f.rule + "] " + where + ": " + f.message;
+  // Severity padded to "warning", so the rules line up.
+  std::string severity = model::severity_name(f.severity);
+  severity.resize(std::max<std::size_t>(severity.size(), 7), ' ');
+  return severity + "  [" + f.rule + "] " + where + ": " + f.message;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "report/oplog_inspect_report.hpp"
 
+#include "util/plural.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
@@ -89,8 +90,8 @@ void render_oplog_audit_text(const inspect::OpLogAudit& a, std::ostream& out) {
   } else {
     out << "missing\n";
   }
-  out << "batches:   " << a.batch_count << " (" << a.entry_count << " entries), " << a.orphan_batches.size()
-      << " orphans, legacy_max_seq " << a.legacy_max_seq << "\n";
+  out << "batches:   " << a.batch_count << " (" << util::counted(a.entry_count, "entry", "entries") << "), "
+      << util::counted(a.orphan_batches.size(), "orphan", "orphans") << ", legacy_max_seq " << a.legacy_max_seq << "\n";
   for (const auto& [cls, n] : a.key_classes) out << "keys:      " << cls << ": " << n << "\n";
   for (auto s : {model::Severity::error, model::Severity::warning, model::Severity::info}) {
     for (const auto& f : a.findings) {
@@ -135,8 +136,9 @@ void render_oplog_summary_text(const inspect::OpLogSummary& s, std::ostream& out
   } else {
     out << "missing\n";
   }
-  out << "sequences: " << s.first_seq << ".." << s.last_seq << " in " << s.batches << " batches (" << s.entries
-      << " entries, " << s.undecodable_batches << " undecodable batches)\n";
+  out << "sequences: " << s.first_seq << ".." << s.last_seq << " in " << util::counted(s.batches, "batch", "batches")
+      << " (" << util::counted(s.entries, "entry", "entries") << ", "
+      << util::counted(s.undecodable_batches, "undecodable batch", "undecodable batches") << ")\n";
   out << "payloads:  " << s.compact_payloads << " compact, " << s.literal_payloads << " type-literal\n";
   util::TextTable ops;
   ops.add_column("OP", util::TextTable::Align::left);

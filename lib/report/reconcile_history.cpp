@@ -65,7 +65,7 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
     }
     table.render(out);
     if (t == nullptr) {
-      out << "\nno run recorded tenant '" << util::printable(*tenant) << "'\n";
+      out << "\nno recorded run has tenant '" << util::printable(*tenant) << "'\n";
     } else {
       out << "\ntrend:     " << (t->persistent ? "PERSISTENT " : "") << t->streak_runs << " consecutive run(s) "
           << (t->streak_sign > 0   ? "live over"

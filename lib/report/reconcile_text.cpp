@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "report/reconcile_common.hpp"
+#include "util/plural.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
@@ -44,9 +45,14 @@ void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
       << "\n";
   out << "live:      " << r.live.source << ", " << r.live.samples << " sample" << (r.live.samples == 1 ? "" : "s")
       << " (" << r.live.readings.size() << " reading" << (r.live.readings.size() == 1 ? "" : "s");
-  if (r.live.requests > 0) out << ", " << r.live.requests << " requests, " << r.live.retries << " retries";
+  if (r.live.requests > 0) {
+    out << ", " << util::counted(r.live.requests, "request", "requests") << ", "
+        << util::counted(r.live.retries, "retry", "retries");
+  }
   if (r.live.unavailable_answers > 0) out << ", " << r.live.unavailable_answers << " answered 503";
-  if (r.live.transport_failures > 0) out << ", " << r.live.transport_failures << " transport failures";
+  if (r.live.transport_failures > 0) {
+    out << ", " << util::counted(r.live.transport_failures, "transport failure", "transport failures");
+  }
   out << ")";
   if (r.live.first_sample_ms) out << ", sampled at " << *r.live.first_sample_ms << " ms";
   out << "\n";

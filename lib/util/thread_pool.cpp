@@ -1,6 +1,7 @@
 #include "util/thread_pool.hpp"
 
 #include <atomic>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -16,7 +17,12 @@ void run_indexed(std::size_t count, unsigned threads, const std::function<void(s
     for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) fn(i, worker);
   };
   std::vector<std::thread> pool;
-  for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
+  for (unsigned w = 1; w < threads; ++w) {
+    // The system may refuse a thread (limits, memory): run the jobs on the workers there are.
+    try {
+      pool.emplace_back(work, w);
+    } catch (const std::system_error&) { break; }
+  }
   work(0);
   for (auto& t : pool) t.join();
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <random>
 #include <thread>
 
@@ -65,6 +66,32 @@ TEST(HistoryStore, OpenExistingOnAMissingDirectoryIsNotFound) {
   auto store = HistoryStore::open_existing(dir.str() + "/absent");
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), util::StatusCode::not_found);
+}
+
+TEST(HistoryStore, OpenExistingCreatesNothing) {
+  test::TempDir dir;
+  const std::string absent = dir.str() + "/absent";
+  auto missing = HistoryStore::open_existing(absent);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "history store " + absent + " does not exist");
+  EXPECT_FALSE(std::filesystem::exists(absent));
+  auto empty = HistoryStore::open_existing(dir.str());  // a directory without a store in it
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().code(), util::StatusCode::not_found);
+  EXPECT_NE(empty.status().message().find(dir.str()), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// Issue 11 item 9: `history --db MISSING` exited 3 but left a RocksDB directory behind.
+TEST(HistoryStore, HistoryCommandOnAMissingStoreExitsThreeAndCreatesNothing) {
+  test::TempDir dir;
+  const std::string absent = dir.str() + "/missing";
+  auto run = testing::run_tool("quota-reconcile", {"history", "--db", absent});
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("quota-reconcile: history store " + absent + " does not exist"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(absent));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 TEST(HistoryStore, RecordAndAnalyseFindsAPersistentLeak) {

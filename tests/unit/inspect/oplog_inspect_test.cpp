@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "format/oplog_batch.hpp"
+#include "report/oplog_inspect_report.hpp"
 #include "source/oplog_keys.hpp"
 
 namespace moonquota::inspect {
@@ -73,6 +75,27 @@ TEST(OpLogAudit, EntryFindingsCarryTheEntryIndexInTheirBatch) {
   ASSERT_TRUE(revoke->entry.has_value());
   EXPECT_EQ(*revoke->entry, 1u);
   EXPECT_FALSE(revoke->shard.has_value());
+}
+
+// Issue 11 item 22: "1 entries".
+TEST(OpLogText, CountsOfOneReadInTheSingular) {
+  OpLogSummary summary;
+  summary.first_seq = 1;
+  summary.last_seq = 1;
+  summary.batches = 1;
+  summary.entries = 1;
+  std::ostringstream text;
+  report::render_oplog_summary_text(summary, text);
+  EXPECT_NE(text.str().find("sequences: 1..1 in 1 batch (1 entry, 0 undecodable batches)\n"), std::string::npos)
+      << text.str();
+  OpLogAudit audit;
+  audit.batch_count = 1;
+  audit.entry_count = 1;
+  audit.orphan_batches = {7};
+  std::ostringstream audit_text;
+  report::render_oplog_audit_text(audit, audit_text);
+  EXPECT_NE(audit_text.str().find("batches:   1 (1 entry), 1 orphan, legacy_max_seq"), std::string::npos)
+      << audit_text.str();
 }
 
 }  // namespace

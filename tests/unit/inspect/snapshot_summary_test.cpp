@@ -4,8 +4,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "model/enums.hpp"
+#include "support/run_tool.hpp"
 
 namespace moonquota::inspect {
 namespace {
@@ -44,6 +49,42 @@ TEST(SnapshotSummary, CountsDiscardedTasksAndSegments) {
   EXPECT_EQ(s.shard_fill_histogram, shard_fill_histogram(scan.stats.shard_entries));
   ASSERT_GE(s.shard_fill_histogram.size(), 1u);
   EXPECT_EQ(s.shard_fill_histogram[0], 1023u);
+}
+
+// Issue 11 item 7: `summary --format ndjson` printed pretty multi-line JSON. Every subcommand
+// that takes ndjson prints one compact JSON document per line.
+TEST(SnapshotInspectTool, EveryNdjsonCommandPrintsOneDocumentPerLine) {
+  const std::string sample = testing::source_path("snapshots/sample/store");
+  const std::vector<std::vector<std::string>> commands = {
+      {"summary"},
+      {"tenants"},
+      {"segments"},
+      {"tasks"},
+      {"top"},
+      {"top", "tenants"},
+      {"verify", "--store", testing::source_path("snapshots/inspect-findings/store")},  // a clean store lists none
+      {"objects", "--limit", "5"},
+      {"dump"},
+      {"diff", "--store", testing::source_path("snapshots/inspect-diff-a/store"), "--other-store",
+       testing::source_path("snapshots/inspect-diff-b/store")}};
+  for (auto args : commands) {
+    const std::string name = args[0] + (args.size() > 1 && args[1] == "tenants" ? " tenants" : "");
+    if (args[0] != "diff" && args[0] != "verify") args.insert(args.end(), {"--store", sample});
+    args.insert(args.end(), {"--restore-time", "1787375520123", "--format", "ndjson"});
+    const auto run = testing::run_tool("snapshot-inspect", args);
+    ASSERT_LE(run.exit_code, 1) << name << ": " << run.err;
+    ASSERT_FALSE(run.out.empty()) << name;
+    EXPECT_EQ(run.out.back(), '\n') << name;
+    std::istringstream lines(run.out);
+    std::size_t documents = 0;
+    for (std::string line; std::getline(lines, line); ++documents) {
+      const auto doc = nlohmann::ordered_json::parse(line, nullptr, false);
+      ASSERT_FALSE(doc.is_discarded()) << name << ": line " << documents + 1 << " is not a JSON document: " << line;
+      EXPECT_TRUE(doc.is_object()) << name << ": " << line;
+      EXPECT_EQ(doc.dump(), line) << name << ": not compact";
+    }
+    if (args[0] == "summary") { EXPECT_EQ(documents, 1u); }
+  }
 }
 
 }  // namespace

@@ -233,5 +233,40 @@ TEST(ReconcileHistory, TextJsonAndHtml) {
   EXPECT_TRUE(well_formed(html.str(), why)) << why;
 }
 
+// Issue 11 item 22: "1 requests".
+TEST(ReconcileText, CountsReadInTheRightNumber) {
+  auto report = every_verdict_report();
+  report.live.requests = 1;
+  report.live.retries = 1;
+  report.live.transport_failures = 1;
+  std::ostringstream one;
+  render_reconcile_text(report, nullptr, {}, one);
+  EXPECT_NE(one.str().find(", 1 request, 1 retry, 1 transport failure)"), std::string::npos) << one.str();
+  report.live.requests = 3;
+  report.live.retries = 0;
+  report.live.transport_failures = 2;
+  std::ostringstream more;
+  render_reconcile_text(report, nullptr, {}, more);
+  EXPECT_NE(more.str().find(", 3 requests, 0 retries, 2 transport failures)"), std::string::npos) << more.str();
+}
+
+// Issue 11 item 22: "no run recorded tenant 'nobody'".
+TEST(ReconcileHistory, AnUnknownTenantReadsSensibly) {
+  auto report = every_verdict_report();
+  auto trends = three_runs(report);
+  std::ostringstream text;
+  render_history_text(trends, std::string("nobody"), text);
+  EXPECT_NE(text.str().find("\nno recorded run has tenant 'nobody'\n"), std::string::npos) << text.str();
+}
+
+// Issue 11 item 22: the help showed "--no-metrics{false}".
+TEST(ReconcileHelp, NoMetricsIsAPlainFlag) {
+  const auto help = testing::run_tool("quota-reconcile", {"--help"});
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_NE(help.out.find("--no-metrics"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("{false}"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("{true}"), std::string::npos) << help.out;
+}
+
 }  // namespace
 }  // namespace moonquota::report
