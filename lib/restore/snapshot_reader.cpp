@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <mutex>
 
-#include "format/descriptor.hpp"
 #include "format/manifest.hpp"
 #include "format/segments_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
 #include "restore/shard_tally.hpp"
+#include "source/embedded_catalog.hpp"
 #include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
@@ -74,18 +74,13 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
   for (std::size_t i = 0; i < (standby ? 2 : 3); ++i) {
     if (!snap.files[i].present) return Status::corruption(snap.files[i].name + " is missing");
   }
-  auto text = source::object_store_for(snap.snapshot_dir)
-                  .get(source::join_key(snap.snapshot_dir, "descriptor.txt"), k_small_file_bytes);
-  if (!text.ok()) {
-    snap.descriptor_error = text.status().message();
-  } else if (auto d = format::parse_descriptor(*text); d.ok()) {
-    snap.descriptor = *d;
+  auto descriptor = source::read_descriptor(snap.snapshot_dir);
+  if (descriptor.ok()) {
+    snap.descriptor = *descriptor;
   } else {
-    snap.descriptor_error = d.status().message();
-  }
-  if (!snap.descriptor_error.empty() && standby) {
-    return Status(text.ok() ? util::StatusCode::corruption : text.status().code(),
-                  "descriptor.txt: " + snap.descriptor_error);  // the standby needs last_included_seq
+    snap.descriptor_error = descriptor.status().message();
+    // The standby needs last_included_seq: an unusable descriptor fails its load.
+    if (standby) return Status(descriptor.status().code(), "descriptor.txt: " + snap.descriptor_error);
   }
   if (!snap.descriptor_error.empty() && options.descriptor_finding) {
     snap.findings.push_back({model::Severity::warning, "descriptor.txt",
