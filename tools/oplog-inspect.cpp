@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
 
   auto keys = mq::source::read_oplog(oplog, cluster_id);
   if (!keys.ok()) return mq::tools::fail("oplog-inspect", keys.status());
-  const auto format = common.format == "json" ? mq::report::OutputFormat::json : mq::report::OutputFormat::text;
+  const auto format = mq::tools::output_format(common);
   int rc = mq::tools::k_exit_ok;
   auto write = [&](std::ostream& out) -> Status {
     if (command == "verify") {

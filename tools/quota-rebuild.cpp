@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
 
   auto result = mq::quota::run_rebuild(request);
   if (!result.ok()) return mq::tools::fail("quota-rebuild", result.status());
-  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  const auto format = mq::tools::output_format(common);
   auto written = mq::tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_rebuild(*result, format, out);
     return mq::util::Status{};

@@ -75,7 +75,7 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
   auto runs = (*store)->runs(since_ms);
   if (!runs.ok()) return tools::fail(k_tool, runs.status());
   auto trends = mq::history::analyse_trends(*runs, h.persistence_runs);
-  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  const auto format = mq::tools::output_format(common);
   auto written = tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_history(trends, tenant, format, out);
     return mq::util::Status{};
@@ -152,7 +152,7 @@ int run(int argc, char** argv) {
   options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
   options.run_at_ms = run_at_ms;
   options.exit_code = rc;
-  const auto format = mq::report::parse_output_format(common.format).value_or(mq::report::OutputFormat::text);
+  const auto format = mq::tools::output_format(common);
   auto written = tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_reconcile(report, trend_table, format, options, out);
     return mq::util::Status{};

@@ -44,12 +44,6 @@ void end_progress(const Flags& flags) {
   if (flags.common.verbosity >= 0 && ::isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\r\033[K");
 }
 
-mq::report::OutputFormat output_format(const Flags& flags) {
-  if (flags.common.format == "json") return mq::report::OutputFormat::json;
-  if (flags.common.format == "ndjson") return mq::report::OutputFormat::ndjson;
-  return mq::report::OutputFormat::text;
-}
-
 void add_source_flags(CLI::App& app, Flags& f) {
   app.add_option("--store", f.request.selection.store_dir, "Snapshot object-store base directory");
   app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id (default mooncake_cluster)");
@@ -115,7 +109,7 @@ int main(int argc, char** argv) {
   request.command = *mq::report::parse_inspect_command(app.get_subcommands().front()->get_name());
   request.restore_time_ms = *when;
   request.threads = f.common.threads == 0 ? mq::util::default_thread_count() : f.common.threads;
-  request.format = output_format(f);
+  request.format = mq::tools::output_format(f.common);
   request.progress = progress_printer(f);
   mq::util::AtomicOutputStream output;
   if (auto s = mq::tools::open_report(f.common, output); !s.ok()) return mq::tools::fail(k_tool, s);

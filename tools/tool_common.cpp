@@ -51,6 +51,10 @@ void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::
   add_threads_option(app, flags.threads);
 }
 
+report::OutputFormat output_format(const CommonFlags& flags) {
+  return report::parse_output_format(flags.format).value_or(report::OutputFormat::text);
+}
+
 void setup_logging(const CommonFlags& flags) {
   auto logger = spdlog::stderr_color_mt("moonquota");
   spdlog::set_default_logger(logger);

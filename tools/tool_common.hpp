@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
 #include "util/status.hpp"
 
@@ -41,6 +42,9 @@ void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::
 inline constexpr unsigned k_max_threads = 256;
 void add_verbosity_flags(CLI::App& app, CommonFlags& flags);
 void add_threads_option(CLI::App& app, unsigned& threads);
+
+// The report format --format chose (the choices given to add_common_flags are all known).
+[[nodiscard]] report::OutputFormat output_format(const CommonFlags& flags);
 
 // Configures spdlog on stderr from the verbosity.
 void setup_logging(const CommonFlags& flags);

@@ -26,7 +26,6 @@ class FileReader final : public ByteSource {
   [[nodiscard]] std::uint64_t offset() const override { return m_offset; }
   [[nodiscard]] std::uint64_t size() const override { return m_size; }
   [[nodiscard]] const std::string& name() const override { return m_path; }
-  [[nodiscard]] const std::string& path() const { return m_path; }
 
  private:
   int m_fd = -1;

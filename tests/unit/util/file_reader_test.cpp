@@ -31,7 +31,7 @@ TEST_F(FileReaderTest, ReadsExactlyAndTracksTheOffset) {
   const std::string path = write("f", k_content);
   FileReader r;
   ASSERT_TRUE(r.open(path).ok());
-  EXPECT_EQ(r.path(), path);
+  EXPECT_EQ(r.name(), path);
   EXPECT_EQ(r.size(), 16u);
   std::string out = "x";
   ASSERT_TRUE(r.read_exact(3, &out).ok());
