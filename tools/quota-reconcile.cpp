@@ -57,13 +57,24 @@ void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
   app.add_option("--sampled-at", live.sampled_at_ms, "Capture time of saved responses (ms since the epoch)");
 }
 
+// --model, and --restore-time, which implies the restore model (cli-contract.md).
+mq::util::Result<mq::restore::ChargeModel> choose_model(const std::string& model, bool restore_time_given) {
+  if (model == "live" && restore_time_given) {
+    return mq::util::Status::invalid_argument(
+        "--model live and --restore-time conflict: a running master erases nothing at a restore time (drop "
+        "--restore-time, or use --model restore)");
+  }
+  if (model == "restore" || (model.empty() && restore_time_given)) return mq::restore::ChargeModel::restore;
+  return mq::restore::ChargeModel::live;
+}
+
 struct HistoryFlags {
   std::string db;
   std::uint32_t persistence_runs = mq::history::k_default_persistence_runs;
 };
 
 int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const std::optional<std::string>& tenant,
-                const std::string& since) {
+                const std::string& since, const std::string& model) {
   std::uint64_t since_ms = 0;
   if (!since.empty()) {
     auto parsed = mq::history::parse_since(since, now_ms());
@@ -74,7 +85,8 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
   if (!store.ok()) return tools::fail(k_tool, store.status());
   auto runs = (*store)->runs(since_ms);
   if (!runs.ok()) return tools::fail(k_tool, runs.status());
-  auto trends = mq::history::analyse_trends(*runs, h.persistence_runs);
+  auto trends =
+      mq::history::analyse_trends(*runs, h.persistence_runs, model.empty() ? mq::history::latest_model(*runs) : model);
   const auto format = mq::tools::output_format(common);
   auto written = tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_history(trends, tenant, format, out);
@@ -104,6 +116,11 @@ int run(int argc, char** argv) {
   HistoryFlags history;
   std::string colour = "auto";
   tools::add_rebuild_flags(app, metadata);
+  std::string model;
+  app.add_option("--model", model,
+                 "Expected side: live (what a running master holds for the metadata; the default) | restore (what a "
+                 "restore at --restore-time rebuilds; implied by --restore-time)")
+      ->check(CLI::IsMember({"live", "restore"}));
   add_live_flags(app, request.live);
   app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance (default 0)");
   app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
@@ -122,6 +139,9 @@ int run(int argc, char** argv) {
   hist->add_option("--db", hist_flags.db, "History store directory")->required();
   hist->add_option("--tenant", tenant, "Only this tenant, one row per run");
   hist->add_option("--since", since, "Runs at or after: ms since the epoch, or an age like 24h, 7d");
+  std::string hist_model;
+  hist->add_option("--model", hist_model, "Runs of this model: live | restore (default: the model of the newest run)")
+      ->check(CLI::IsMember({"live", "restore"}));
   hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent (default 3)")
       ->check(CLI::Range(1u, 1000u));
   tools::add_common_flags(*hist, hist_common, {"text", "json", "html"});
@@ -129,10 +149,14 @@ int run(int argc, char** argv) {
   if (int rc = tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (hist->parsed()) {
     tools::setup_logging(hist_common);
-    return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since);
+    return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since,
+                       hist_model);
   }
   tools::setup_logging(common);
   if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
+  auto charge_model = choose_model(model, app.get_option("--restore-time")->count() > 0);
+  if (!charge_model.ok()) return tools::fail(k_tool, charge_model.status());
+  metadata.request.restore.charge_model = *charge_model;
   request.metadata = metadata.request;
 
   auto result = mq::reconcile::run_reconcile(request);

@@ -31,13 +31,23 @@ std::string run_key(const RunRecord& r) { return "run/" + hex16(r.run_at_ms) + "
 std::string tenant_prefix(const std::string& tenant) { return "tenant/" + util::to_hex(tenant) + "/"; }
 
 json point_json(const TenantPoint& p) {
-  return {{"t", p.tenant_id}, {"e", p.expected_charged_bytes}, {"l", p.live_charged_bytes}, {"d", p.delta_bytes},
-          {"v", p.verdict},   {"w", p.within_tolerance}};
+  return {{"t", p.tenant_id},
+          {"e", p.expected_charged_bytes},
+          {"l", p.live_charged_bytes},
+          {"d", p.delta_bytes},
+          {"v", p.verdict},
+          {"w", p.within_tolerance},
+          {"u", p.unexplained_bytes},
+          {"uw", p.unexplained_within_tolerance}};
 }
 
+// Points recorded before the unexplained remainder existed: the whole delta was unexplained.
 TenantPoint point_from(const json& j) {
-  return {j.at("t").get<std::string>(),  j.at("e").get<std::uint64_t>(), j.at("l").get<std::uint64_t>(),
-          j.at("d").get<std::int64_t>(), j.at("v").get<std::string>(),   j.at("w").get<bool>()};
+  TenantPoint p{j.at("t").get<std::string>(),  j.at("e").get<std::uint64_t>(), j.at("l").get<std::uint64_t>(),
+                j.at("d").get<std::int64_t>(), j.at("v").get<std::string>(),   j.at("w").get<bool>()};
+  p.unexplained_bytes = j.value("u", p.delta_bytes);
+  p.unexplained_within_tolerance = j.value("uw", p.within_tolerance);
+  return p;
 }
 
 std::string run_json(const RunRecord& r) {
@@ -45,6 +55,7 @@ std::string run_json(const RunRecord& r) {
   for (const auto& p : r.tenants) tenants.push_back(point_json(p));
   json j = {{"run_at_ms", r.run_at_ms},
             {"run_id", r.run_id},
+            {"model", r.model},
             {"live_source", r.live_source},
             {"snapshot_id", r.snapshot_id},
             {"metadata_point_ms", r.metadata_point_ms ? json(*r.metadata_point_ms) : json(nullptr)},
@@ -75,6 +86,7 @@ util::Result<RunRecord> run_from(const std::string& key, const std::string& valu
     RunRecord r;
     r.run_at_ms = j.at("run_at_ms").get<std::uint64_t>();
     r.run_id = j.at("run_id").get<std::string>();
+    r.model = j.value("model", std::string("restore"));
     r.live_source = j.at("live_source").get<std::string>();
     r.snapshot_id = j.at("snapshot_id").get<std::string>();
     if (!j.at("metadata_point_ms").is_null()) r.metadata_point_ms = j.at("metadata_point_ms").get<std::int64_t>();

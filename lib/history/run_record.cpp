@@ -6,6 +6,7 @@ RunRecord make_run_record(const reconcile::ReconcileReport& report, std::uint64_
   RunRecord run;
   run.run_at_ms = report.live.first_sample_ms.value_or(fallback_now_ms);
   run.live_source = report.live.source;
+  run.model = restore::charge_model_name(report.metadata.charge_model);
   const auto& state = report.metadata.outcome.state;
   if (state) {
     run.snapshot_id = state->snapshot_id;
@@ -22,7 +23,8 @@ RunRecord make_run_record(const reconcile::ReconcileReport& report, std::uint64_
   run.tenants.reserve(report.tenants.size());
   for (const auto& d : report.tenants) {
     run.tenants.push_back({d.tenant_id, d.expected_charged_bytes, d.live_charged_bytes, d.delta_bytes,
-                           reconcile::verdict_name(d.verdict), d.within_tolerance});
+                           reconcile::verdict_name(d.verdict), d.within_tolerance, d.unexplained_bytes,
+                           d.unexplained_within_tolerance});
   }
   return run;
 }

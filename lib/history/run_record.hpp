@@ -17,12 +17,15 @@ struct TenantPoint {
   std::int64_t delta_bytes = 0;
   std::string verdict;  // reconcile::verdict_name
   bool within_tolerance = true;
+  std::int64_t unexplained_bytes = 0;  // delta left after the causes the metadata shows
+  bool unexplained_within_tolerance = true;
   bool operator==(const TenantPoint&) const = default;
 };
 
 struct RunRecord {
-  std::uint64_t run_at_ms = 0;  // the live sample time (or the run time for saved responses)
-  std::string run_id;           // unique within the store; assigned by append() when empty
+  std::uint64_t run_at_ms = 0;    // the live sample time (or the run time for saved responses)
+  std::string run_id;             // unique within the store; assigned by append() when empty
+  std::string model = "restore";  // restore::charge_model_name; runs recorded before models existed: restore
   std::string live_source;
   std::string snapshot_id;  // "" when the master would start empty
   std::optional<std::int64_t> metadata_point_ms;

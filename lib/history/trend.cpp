@@ -13,8 +13,8 @@ namespace moonquota::history {
 namespace {
 
 int sign_of(const TenantPoint& p) {
-  if (p.within_tolerance) return 0;
-  return p.delta_bytes > 0 ? 1 : p.delta_bytes < 0 ? -1 : 0;
+  if (p.unexplained_within_tolerance) return 0;
+  return p.unexplained_bytes > 0 ? 1 : p.unexplained_bytes < 0 ? -1 : 0;
 }
 
 std::optional<double> slope_per_hour(const std::vector<TrendPoint>& pts) {
@@ -23,7 +23,7 @@ std::optional<double> slope_per_hour(const std::vector<TrendPoint>& pts) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const auto& p : pts) {
     const double x = (static_cast<double>(p.run_at_ms) - t0) / 3600000.0;
-    const double y = static_cast<double>(p.point.delta_bytes);
+    const double y = static_cast<double>(p.point.unexplained_bytes);
     sx += x;
     sy += y;
     sxx += x * x;
@@ -46,17 +46,25 @@ const TenantTrend* TrendTable::find(const std::string& tenant_id) const {
   return nullptr;
 }
 
-TrendTable analyse_trends(const std::vector<RunRecord>& runs, std::uint32_t persistence_runs) {
+std::string latest_model(const std::vector<RunRecord>& runs) { return runs.empty() ? "live" : runs.back().model; }
+
+TrendTable analyse_trends(const std::vector<RunRecord>& all_runs, std::uint32_t persistence_runs,
+                          const std::string& model) {
+  std::vector<const RunRecord*> runs;
+  for (const auto& r : all_runs) {
+    if (r.model == model) runs.push_back(&r);
+  }
   TrendTable table;
+  table.model = model;
   table.persistence_runs = persistence_runs == 0 ? 1 : persistence_runs;
   std::map<std::string, TenantTrend> trends;
   std::map<std::string, std::size_t> last_run_index;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    table.run_times_ms.push_back(runs[i].run_at_ms);
-    for (const auto& p : runs[i].tenants) {
+    table.run_times_ms.push_back(runs[i]->run_at_ms);
+    for (const auto& p : runs[i]->tenants) {
       auto& t = trends[p.tenant_id];
       t.tenant_id = p.tenant_id;
-      t.points.push_back({runs[i].run_at_ms, p});
+      t.points.push_back({runs[i]->run_at_ms, p});
       last_run_index[p.tenant_id] = i;
     }
   }
@@ -67,7 +75,7 @@ TrendTable analyse_trends(const std::vector<RunRecord>& runs, std::uint32_t pers
       std::size_t n = 0;
       std::size_t run_pos = runs.size();
       for (auto it = t.points.rbegin(); sign != 0 && it != t.points.rend(); ++it) {
-        if (sign_of(it->point) != sign || it->run_at_ms != runs[run_pos - 1].run_at_ms) break;
+        if (sign_of(it->point) != sign || it->run_at_ms != runs[run_pos - 1]->run_at_ms) break;
         ++n;
         --run_pos;
       }
@@ -120,7 +128,7 @@ util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord
   MQ_ASSIGN_OR_RETURN(auto store, std::move(opened));
   MQ_RETURN_IF_ERROR(store->append(run));
   MQ_ASSIGN_OR_RETURN(auto runs, store->runs(0));
-  return analyse_trends(runs, persistence_runs);
+  return analyse_trends(runs, persistence_runs, run.model);
 }
 
 }  // namespace moonquota::history

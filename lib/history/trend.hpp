@@ -1,7 +1,8 @@
-// Drift trends over recorded runs: a tenant outside tolerance with the same sign of delta for K
-// consecutive runs (its latest K, default 3) is `persistent`: a leak (live over) or a loss (live
-// under), not traffic. Its rate is the least-squares slope of delta over run time across that
-// streak, in bytes per hour (absent when the streak spans no time).
+// Drift trends over the recorded runs of one model (live or restore: never mixed): a tenant whose
+// unexplained remainder is outside tolerance with the same sign for K consecutive runs (its
+// latest K, default 3) is `persistent`: a leak (live over) or a loss (live under), not traffic.
+// Its rate is the least-squares slope of the remainder over run time across that streak, in bytes
+// per hour (absent when the streak spans no time).
 #pragma once
 
 #include <cstdint>
@@ -31,21 +32,27 @@ struct TenantTrend {
 };
 
 struct TrendTable {
+  std::string model;  // the model whose runs were considered
   std::uint32_t persistence_runs = k_default_persistence_runs;
   std::vector<std::uint64_t> run_times_ms;  // every run considered, oldest first
   std::vector<TenantTrend> tenants;         // bytewise
   [[nodiscard]] const TenantTrend* find(const std::string& tenant_id) const;
 };
 
-// `runs` oldest first. A tenant absent from a run (not in metadata nor live) breaks its streak.
-[[nodiscard]] TrendTable analyse_trends(const std::vector<RunRecord>& runs, std::uint32_t persistence_runs);
+// `runs` oldest first; only those recorded under `model` count. A tenant absent from a run (not in
+// metadata nor live) breaks its streak.
+[[nodiscard]] TrendTable analyse_trends(const std::vector<RunRecord>& runs, std::uint32_t persistence_runs,
+                                        const std::string& model);
+
+// The model of the newest run ("live" when there is none): what `history` shows by default.
+[[nodiscard]] std::string latest_model(const std::vector<RunRecord>& runs);
 
 // "--since": milliseconds since the epoch, or an age relative to `now_ms`: N followed by s, m, h
 // or d ("90m", "24h", "7d"). Errors: invalid_argument.
 [[nodiscard]] util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t now_ms);
 
 // Opens (creating) the store in `db_dir`, appends `run` durably, reads every run back and returns
-// the trends including it. While another process holds the store's lock it retries for up to
+// the trends of run.model including it. While another process holds the store's lock it retries for up to
 // `lock_wait_ms`. Errors: those of HistoryStore (io_error naming the lock after the wait).
 [[nodiscard]] util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run,
                                                           std::uint32_t persistence_runs,

@@ -59,7 +59,7 @@ util::Status decode_side(const char* side, std::uint32_t shard, std::optional<st
   model::Findings findings;  // verify reports them; a diff does not
   util::Status s = format::decode_shard(*raw, shard, segments, view, out, findings);
   if (!s.ok()) return s.with_context(std::string("snapshot ") + side + ": metadata");
-  out.tally().finish(shard, restore_time_ms, tally, findings);
+  out.tally().finish(shard, restore::ChargeModel::restore, restore_time_ms, tally, findings);
   auto less = [](const Entry& x, const Entry& y) { return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key); };
   if (!std::is_sorted(out.entries.begin(), out.entries.end(), less)) {
     std::stable_sort(out.entries.begin(), out.entries.end(), less);

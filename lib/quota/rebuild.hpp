@@ -42,6 +42,7 @@ struct RebuildResult {
   restore::StoreSelection selection;
   std::uint64_t restore_time_ms = 0;
   bool fixed_master = false;
+  restore::ChargeModel charge_model = restore::ChargeModel::restore;  // request.restore.charge_model
   restore::RestoreOutcome outcome;
   AccountTable table;
   CapacitySpec capacity;

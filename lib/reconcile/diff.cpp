@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "reconcile/delta_causes.hpp"
 #include "reconcile/likely_causes.hpp"
 
 namespace moonquota::reconcile {
@@ -22,13 +23,9 @@ void compare_flags(const quota::AccountRow& e, const LiveTenant& l, std::vector<
   }
 }
 
-std::uint64_t abs_delta(std::int64_t d) {
-  return d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
-}
-
 void classify(TenantDiff& d, const DiffContext& ctx) {
   const bool metadata_visible = d.expected && d.expected->visible;
-  d.within_tolerance = abs_delta(d.delta_bytes) <= ctx.tolerance_bytes;
+  d.within_tolerance = abs_bytes(d.delta_bytes) <= ctx.tolerance_bytes;
   if (!d.live) {
     d.verdict = metadata_visible ? Verdict::missing_live : Verdict::match;
     return;
@@ -46,6 +43,10 @@ void classify(TenantDiff& d, const DiffContext& ctx) {
 }
 
 }  // namespace
+
+std::uint64_t abs_bytes(std::int64_t d) {
+  return d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
+}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -81,6 +82,7 @@ std::vector<TenantDiff> diff_tenants(const quota::AccountTable& table, const std
     d.delta_bytes =
         static_cast<std::int64_t>(d.live_charged_bytes) - static_cast<std::int64_t>(d.expected_charged_bytes);
     classify(d, context);
+    explain_delta(d, context);
     d.likely_causes = likely_causes(d, context);
     out.push_back(std::move(d));
   }
@@ -94,7 +96,9 @@ VerdictCounts count_verdicts(const std::vector<TenantDiff>& diffs) {
     ++c.by_verdict[static_cast<int>(d.verdict)];
     if (d.verdict != Verdict::match) ++c.drift;
     if (!d.within_tolerance) ++c.outside_tolerance;
-    c.max_abs_delta_bytes = std::max(c.max_abs_delta_bytes, abs_delta(d.delta_bytes));
+    c.max_abs_delta_bytes = std::max(c.max_abs_delta_bytes, abs_bytes(d.delta_bytes));
+    if (!d.unexplained_within_tolerance) ++c.unexplained_outside_tolerance;
+    c.max_abs_unexplained_bytes = std::max(c.max_abs_unexplained_bytes, abs_bytes(d.unexplained_bytes));
   }
   return c;
 }

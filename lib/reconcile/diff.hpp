@@ -13,6 +13,12 @@
 //   match            everything agrees (a delta within tolerance is still reported); also an
 //                    invisible metadata row (no policy, charged 0) that the master omits
 // within_tolerance = |delta| <= tolerance. A run "drifts" when any verdict is not match.
+//
+// Causes (reconcile/delta_causes.hpp): for a positive delta, each cause the metadata supports with
+// the bytes it shows (in-flight writes, upserts in flight, REMOVED replicas awaiting finalize,
+// restore drops); explained = min(delta, their sum); the unexplained remainder = delta - explained
+// (for a zero or negative delta: the delta itself). The remainder is what an operator acts on:
+// trends and `persistent` are computed on it.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +36,19 @@ inline constexpr int k_verdict_count = 6;
 
 [[nodiscard]] const char* verdict_name(Verdict v);
 
+// One explanation of a delta that the metadata supports, with its bytes (quota-semantics.md §16).
+struct Cause {
+  std::string id;           // k_cause_* below
+  std::uint64_t bytes = 0;  // what the metadata shows for it (saturating at 2^63-1)
+  std::string detail;       // one sentence with the counts
+};
+
+inline constexpr const char* k_cause_in_flight = "in_flight_writes";
+inline constexpr const char* k_cause_upsert_in_flight = "upsert_in_flight";
+inline constexpr const char* k_cause_removed_awaiting_finalize = "removed_awaiting_finalize";
+inline constexpr const char* k_cause_restore_drop_lease_expired = "restore_drop_lease_expired";
+inline constexpr const char* k_cause_restore_drop_non_complete = "restore_drop_non_complete";
+
 struct TenantDiff {
   std::string tenant_id;
   std::optional<quota::AccountRow> expected;  // the metadata row, if any
@@ -41,7 +60,12 @@ struct TenantDiff {
   Verdict verdict = Verdict::match;
   bool within_tolerance = true;
   std::vector<std::string> flag_differences;  // "admission_closed: metadata false, live true"
-  std::vector<std::string> likely_causes;     // quota-semantics.md §16, most likely first
+  std::uint64_t in_flight_bytes = 0;          // size x PROCESSING MEMORY replicas in the metadata
+  std::vector<Cause> causes;                  // only those the metadata supports, with bytes
+  std::uint64_t explained_bytes = 0;          // min(delta, sum of cause bytes) for a positive delta
+  std::int64_t unexplained_bytes = 0;         // delta - explained: the remainder an operator acts on
+  bool unexplained_within_tolerance = true;   // |unexplained| <= tolerance
+  std::vector<std::string> likely_causes;     // evidence, then advice only when a remainder is left
 };
 
 struct VerdictCounts {
@@ -50,21 +74,27 @@ struct VerdictCounts {
   std::uint64_t drift = 0;  // verdict != match
   std::uint64_t outside_tolerance = 0;
   std::uint64_t max_abs_delta_bytes = 0;
+  std::uint64_t unexplained_outside_tolerance = 0;  // tenants whose remainder is outside tolerance
+  std::uint64_t max_abs_unexplained_bytes = 0;
 };
 
 // Context that turns a bare delta into an explanation.
 struct DiffContext {
+  restore::ChargeModel model = restore::ChargeModel::restore;
   std::uint64_t tolerance_bytes = 0;
   std::optional<std::int64_t> metadata_age_ms;  // live sample time - metadata point time
   std::uint64_t metadata_capacity_bytes = 0;
   std::optional<std::uint64_t> live_capacity_bytes;
   bool metadata_starts_empty = false;
-  const std::map<std::string, restore::TenantTally>* tallies = nullptr;  // drops per tenant
+  const std::map<std::string, restore::TenantTally>* tallies = nullptr;  // evidence per tenant
 };
 
 [[nodiscard]] std::vector<TenantDiff> diff_tenants(const quota::AccountTable& table,
                                                    const std::vector<LiveTenantView>& live, const DiffContext& context);
 
 [[nodiscard]] VerdictCounts count_verdicts(const std::vector<TenantDiff>& diffs);
+
+// |v| as an unsigned value (exact for INT64_MIN).
+[[nodiscard]] std::uint64_t abs_bytes(std::int64_t v);
 
 }  // namespace moonquota::reconcile

@@ -26,20 +26,12 @@ void add_common_evidence(const TenantDiff& d, const DiffContext& ctx, std::vecto
   }
 }
 
-void live_over(const TenantDiff& d, const DiffContext& ctx, std::vector<std::string>& out) {
-  if (ctx.tallies != nullptr) {
-    auto it = ctx.tallies->find(d.tenant_id);
-    if (it != ctx.tallies->end() && (it->second.dropped.non_complete > 0 || it->second.dropped.lease_expired > 0)) {
-      out.push_back("restore drops: " + std::to_string(it->second.dropped.non_complete) +
-                    " in-flight (non-COMPLETE) and " + std::to_string(it->second.dropped.lease_expired) +
-                    " lease-expired object(s) of this tenant are in the snapshot but dropped by a restore; a master "
-                    "that wrote the snapshot still charges them");
-    }
-  }
+// The causes with bytes are in TenantDiff::causes; these lines are for the remainder only.
+void live_over(const TenantDiff& d, std::vector<std::string>& out) {
+  if (d.unexplained_bytes <= 0) return;
   out.push_back(
-      "in-flight writes: PutStart charges size x replicas up front; Copy/Move/promotion tasks hold pending "
-      "bytes; a size-changing Upsert holds old + new (transient: sample again with --samples)");
-  out.push_back("REMOVED replicas awaiting a durable OpLog finalize (HA mode) stay charged");
+      "writes, copies or upserts started after the metadata point (traffic since the snapshot: compare "
+      "with a newer snapshot, or sample again with --samples)");
   out.push_back("COMPLETE replicas on a vanished segment (invalid handle) stay charged until next access");
   out.push_back("a leaked refund: grep the master log for 'tenant quota ledger error' and 'release mismatch'");
 }
@@ -57,11 +49,14 @@ void live_under(const DiffContext& ctx, std::vector<std::string>& out) {
 
 std::vector<std::string> likely_causes(const TenantDiff& d, const DiffContext& ctx) {
   std::vector<std::string> out;
+  // The metadata's causes explain the whole positive delta: nothing is left to advise on.
+  const bool fully_explained = d.delta_bytes > 0 && d.unexplained_bytes == 0;
+  if (fully_explained && (d.verdict == Verdict::live_over || d.verdict == Verdict::missing_metadata)) return out;
   switch (d.verdict) {
     case Verdict::match: return out;
     case Verdict::live_over:
       add_common_evidence(d, ctx, out);
-      live_over(d, ctx, out);
+      live_over(d, out);
       break;
     case Verdict::live_under:
       add_common_evidence(d, ctx, out);

@@ -1,7 +1,8 @@
-// What can legitimately explain a tenant's difference between the live master and the offline
-// rebuild (quota-semantics.md §16), most likely first. Tenant-specific evidence (drops at restore,
-// spread across samples, metadata age, capacity drift) is named when it exists; the generic causes
-// of the verdict follow. A match gets no causes.
+// What else can explain a tenant's difference between the live master and the metadata model
+// (quota-semantics.md §16), as sentences: evidence from the run (spread across samples, metadata
+// age, capacity drift) first, then advice. The causes the metadata shows with bytes are
+// reconcile/delta_causes.hpp; for a live_over, advice is given only when a remainder is left
+// after them. A match gets nothing.
 #pragma once
 
 #include <string>

@@ -15,12 +15,14 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
     report.metadata_age_ms = static_cast<std::int64_t>(*report.live.first_sample_ms) - *report.metadata_point_ms;
   }
   DiffContext ctx;
+  ctx.model = report.metadata.charge_model;
   ctx.tolerance_bytes = tolerance_bytes;
   ctx.metadata_age_ms = report.metadata_age_ms;
   ctx.metadata_capacity_bytes = report.metadata.table.capacity_bytes;
   ctx.live_capacity_bytes = report.live.capacity_bytes;
   ctx.metadata_starts_empty = report.metadata.starts_empty();
   if (state) ctx.tallies = &state->tenants;
+  if (report.metadata.promote) ctx.tallies = &report.metadata.promote->validation.tenants;
   report.tenants = diff_tenants(report.metadata.table, report.live.tenants, ctx);
   report.counts = count_verdicts(report.tenants);
   return report;

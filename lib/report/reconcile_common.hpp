@@ -27,6 +27,22 @@ namespace moonquota::report {
   return "metadata is " + span + (ms >= 0 ? " older" : " newer") + " than the live sample";
 }
 
+// Which model made the expected side (docs/accounting.md, "The two models").
+[[nodiscard]] inline std::string model_phrase(const reconcile::ReconcileReport& r) {
+  if (r.metadata.charge_model == restore::ChargeModel::live) {
+    return "live: what a running master holds for this metadata (size x COMPLETE MEMORY replicas of every object, "
+           "nothing erased)";
+  }
+  return "restore at " + std::to_string(r.metadata.restore_time_ms) +
+         " ms: what a master that restored this metadata then rebuilt (lease-expired and non-COMPLETE objects "
+         "erased)";
+}
+
+// "in_flight_writes 4096 bytes: 1 object with PROCESSING MEMORY replicas ...".
+[[nodiscard]] inline std::string cause_phrase(const reconcile::Cause& c) {
+  return c.id + " " + std::to_string(c.bytes) + " bytes: " + c.detail;
+}
+
 // "snapshot 20261129_124455_488 (created_at_ms N, last_included_seq 0)" or the EMPTY prediction.
 [[nodiscard]] inline std::string metadata_point_phrase(const reconcile::ReconcileReport& r) {
   if (r.metadata.promote) {

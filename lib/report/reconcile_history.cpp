@@ -39,11 +39,13 @@ bool selected(const history::TenantTrend& t, const std::optional<std::string>& t
 
 void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant,
                          std::ostream& out) {
+  out << "model:     " << trends.model << " (runs of the other model are never compared with these; --model)\n";
   out << "runs:      " << trends.run_times_ms.size();
   if (!trends.run_times_ms.empty()) {
     out << " (" << utc(trends.run_times_ms.front()) << " .. " << utc(trends.run_times_ms.back()) << ")";
   }
-  out << "\npersistent: outside tolerance with one sign for " << trends.persistence_runs << " consecutive runs\n\n";
+  out << "\npersistent: unexplained remainder outside tolerance with one sign for " << trends.persistence_runs
+      << " consecutive runs\n\n";
   util::TextTable table;
   using A = util::TextTable::Align;
   if (tenant) {
@@ -51,6 +53,7 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
                         {"EXPECTED", A::right},
                         {"LIVE", A::right},
                         {"DELTA", A::right},
+                        {"UNEXPLAINED", A::right},
                         {"VERDICT", A::left},
                         {"TOLERANCE", A::left}}) {
       table.add_column(h, a);
@@ -59,7 +62,8 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
     if (t != nullptr) {
       for (const auto& p : t->points) {
         table.add_row({utc(p.run_at_ms), std::to_string(p.point.expected_charged_bytes),
-                       std::to_string(p.point.live_charged_bytes), signed_bytes(p.point.delta_bytes), p.point.verdict,
+                       std::to_string(p.point.live_charged_bytes), signed_bytes(p.point.delta_bytes),
+                       signed_bytes(p.point.unexplained_bytes), p.point.verdict,
                        p.point.within_tolerance ? "within" : "OUTSIDE"});
       }
     }
@@ -78,6 +82,7 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
   for (auto [h, a] : {std::pair{"TENANT", A::left},
                       {"RUNS", A::right},
                       {"LATEST DELTA", A::right},
+                      {"UNEXPLAINED", A::right},
                       {"LATEST VERDICT", A::left},
                       {"STREAK", A::right},
                       {"PERSISTENT", A::left},
@@ -86,7 +91,8 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
   }
   for (const auto& t : trends.tenants) {
     table.add_row({util::printable(t.tenant_id), std::to_string(t.points.size()),
-                   signed_bytes(t.points.back().point.delta_bytes), t.points.back().point.verdict,
+                   signed_bytes(t.points.back().point.delta_bytes),
+                   signed_bytes(t.points.back().point.unexplained_bytes), t.points.back().point.verdict,
                    std::to_string(t.streak_runs), t.persistent ? "yes" : "no", rate(t)});
   }
   table.render(out);
@@ -96,6 +102,7 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                          std::ostream& out) {
   nlohmann::ordered_json j;
   j["schema"] = "quota-reconcile-history/1";
+  j["model"] = trends.model;
   j["runs"] = trends.run_times_ms.size();
   j["persistence_runs"] = trends.persistence_runs;
   nlohmann::ordered_json tenants = nlohmann::ordered_json::array();
@@ -108,7 +115,9 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                         {"live_charged_bytes", p.point.live_charged_bytes},
                         {"delta_bytes", p.point.delta_bytes},
                         {"verdict", p.point.verdict},
-                        {"within_tolerance", p.point.within_tolerance}});
+                        {"within_tolerance", p.point.within_tolerance},
+                        {"unexplained_bytes", p.point.unexplained_bytes},
+                        {"unexplained_within_tolerance", p.point.unexplained_within_tolerance}});
     }
     tenants.push_back({{"tenant_id", t.tenant_id},
                        {"streak_runs", t.streak_runs},
@@ -129,7 +138,8 @@ void render_history_html(const history::TrendTable& trends, const std::optional<
       << "<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px "
          "solid "
          "#ccc;padding:.25em .6em}svg{border:1px solid #ddd}</style></head><body>\n";
-  out << "<h1>Reconcile history (" << trends.run_times_ms.size() << " runs)</h1>\n";
+  out << "<h1>Reconcile history (" << trends.run_times_ms.size() << " runs, model " << html_escape(trends.model)
+      << ")</h1>\n";
   std::vector<ChartSeries> series;
   for (const auto& t : trends.tenants) {
     if (!selected(t, tenant)) continue;

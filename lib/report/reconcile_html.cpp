@@ -47,7 +47,7 @@ std::vector<ChartSeries> chart_series(const reconcile::ReconcileReport& r, const
 
 void render_table(const reconcile::ReconcileReport& r, const history::TrendTable* trends, std::ostream& out) {
   out << "<table id=\"tenants\"><thead><tr><th>tenant</th><th>expected</th><th>live (min)</th><th>live (max)</th>"
-         "<th>delta</th><th>verdict</th><th>within tolerance</th>";
+         "<th>delta</th><th>in flight</th><th>unexplained</th><th>verdict</th><th>within tolerance</th>";
   if (trends != nullptr) out << "<th>persistent</th><th>rate (B/h)</th>";
   out << "</tr></thead><tbody>\n";
   for (const auto& d : r.tenants) {
@@ -55,7 +55,8 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
     out << "<tr class=\"tenant\"><td>" << html_escape(d.tenant_id) << "</td><td class=\"n\">"
         << d.expected_charged_bytes << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_charged_bytes) : "-")
         << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_max_charged_bytes) : "-")
-        << "</td><td class=\"n\">" << signed_bytes(d.delta_bytes) << "</td><td class=\"" << v << "\">" << v
+        << "</td><td class=\"n\">" << signed_bytes(d.delta_bytes) << "</td><td class=\"n\">" << d.in_flight_bytes
+        << "</td><td class=\"n\">" << signed_bytes(d.unexplained_bytes) << "</td><td class=\"" << v << "\">" << v
         << "</td><td>" << (d.within_tolerance ? "yes" : "no") << "</td>";
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
@@ -111,6 +112,7 @@ void render_reconcile_html(const reconcile::ReconcileReport& r, const history::T
   auto row = [&](const std::string& k, const std::string& v) {
     out << "<tr><th>" << html_escape(k) << "</th><td>" << html_escape(v) << "</td></tr>\n";
   };
+  row("model", model_phrase(r));
   row("live master", r.live.source);
   row("metadata point", metadata_point_phrase(r));
   row("metadata age", metadata_age_phrase(r));
@@ -123,6 +125,8 @@ void render_reconcile_html(const reconcile::ReconcileReport& r, const history::T
   row("tenants", std::to_string(c.tenants) + ": " + std::to_string(c.by_verdict[0]) + " match, " +
                      std::to_string(c.drift) + " drift; max |delta| " + std::to_string(c.max_abs_delta_bytes) +
                      " bytes");
+  row("unexplained", std::to_string(c.unexplained_outside_tolerance) + " outside tolerance; max |unexplained| " +
+                         std::to_string(c.max_abs_unexplained_bytes) + " bytes");
   out << "</tbody></table>\n";
   out << "<h2>Drift history"
       << (trends != nullptr ? " (" + std::to_string(trends->run_times_ms.size()) + " runs)" : " (this run only)")
@@ -138,6 +142,8 @@ void render_reconcile_html(const reconcile::ReconcileReport& r, const history::T
     out << "<h3>" << html_escape(d.tenant_id) << ": " << reconcile::verdict_name(d.verdict) << ", delta "
         << signed_bytes(d.delta_bytes) << " bytes</h3><ul>\n";
     for (const auto& f : d.flag_differences) out << "<li>differs: " << html_escape(f) << "</li>\n";
+    for (const auto& cause : d.causes) out << "<li>cause: " << html_escape(cause_phrase(cause)) << "</li>\n";
+    if (!d.causes.empty()) out << "<li>unexplained: " << signed_bytes(d.unexplained_bytes) << " bytes</li>\n";
     for (const auto& cause : d.likely_causes) out << "<li>" << html_escape(cause) << "</li>\n";
     out << "</ul>\n";
   }

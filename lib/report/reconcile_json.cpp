@@ -19,7 +19,11 @@ ordered_json optional_json(const std::optional<std::uint64_t>& v) {
 ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   const ordered_json rebuild = rebuild_report_json(r.metadata);
   ordered_json m = rebuild["source"];
-  m["restore_time_ms"] = r.metadata.restore_time_ms;
+  m["model"] = restore::charge_model_name(r.metadata.charge_model);
+  // The restore time is an input of the restore model only.
+  m["restore_time_ms"] = r.metadata.charge_model == restore::ChargeModel::restore
+                             ? ordered_json(r.metadata.restore_time_ms)
+                             : ordered_json(nullptr);
   m["capacity_bytes"] = r.metadata.table.capacity_bytes;
   m["capacity_mode"] = rebuild["capacity_mode"];
   m["policy"] = rebuild["policy"]["source"];
@@ -82,6 +86,13 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
     t["live"]["readings_present"] = d.live->readings_present;
   }
   t["flag_differences"] = d.flag_differences;
+  t["in_flight_bytes"] = d.in_flight_bytes;
+  ordered_json causes = ordered_json::array();
+  for (const auto& c : d.causes) causes.push_back({{"cause", c.id}, {"bytes", c.bytes}, {"detail", c.detail}});
+  t["causes"] = std::move(causes);
+  t["explained_bytes"] = d.explained_bytes;
+  t["unexplained_bytes"] = d.unexplained_bytes;
+  t["unexplained_within_tolerance"] = d.unexplained_within_tolerance;
   t["likely_causes"] = d.likely_causes;
   if (trends != nullptr) {
     const auto* trend = trends->find(d.tenant_id);
@@ -99,6 +110,7 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
 ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
   ordered_json j;
   j["schema"] = "quota-reconcile/1";
+  j["model"] = restore::charge_model_name(r.metadata.charge_model);
   j["metadata"] = metadata_json(r);
   j["live"] = live_json(r.live);
   j["tolerance_bytes"] = r.tolerance_bytes;
@@ -107,7 +119,9 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
                           {"match", c.by_verdict[static_cast<int>(reconcile::Verdict::match)]},
                           {"drift", c.drift},
                           {"max_abs_delta_bytes", c.max_abs_delta_bytes},
-                          {"outside_tolerance", c.outside_tolerance}};
+                          {"outside_tolerance", c.outside_tolerance},
+                          {"unexplained_outside_tolerance", c.unexplained_outside_tolerance},
+                          {"max_abs_unexplained_bytes", c.max_abs_unexplained_bytes}};
   ordered_json by_verdict;
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {
     by_verdict[reconcile::verdict_name(static_cast<reconcile::Verdict>(v))] = c.by_verdict[v];
@@ -129,7 +143,9 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   }
   j["live_findings"] = std::move(findings);
   if (trends != nullptr) {
-    j["history"] = {{"runs", trends->run_times_ms.size()}, {"persistence_runs", trends->persistence_runs}};
+    j["history"] = {{"model", restore::charge_model_name(r.metadata.charge_model)},
+                    {"runs", trends->run_times_ms.size()},
+                    {"persistence_runs", trends->persistence_runs}};
   }
   return j;
 }

@@ -23,6 +23,7 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
   const auto& c = r.counts;
   out << "# Tenant quota reconciliation: " << (r.drift() ? "DRIFT" : "in balance") << "\n\n";
   out << "| | |\n|---|---|\n";
+  out << "| model | " << cell(model_phrase(r)) << " |\n";
   out << "| live master | " << cell(r.live.source) << " |\n";
   out << "| metadata point | " << cell(metadata_point_phrase(r)) << " |\n";
   out << "| metadata age | " << cell(metadata_age_phrase(r)) << " |\n";
@@ -33,17 +34,21 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
   out << "| samples | " << r.live.samples << " |\n";
   out << "| tolerance | " << r.tolerance_bytes << " bytes |\n";
   out << "| tenants | " << c.tenants << ": " << c.by_verdict[0] << " match, " << c.drift << " drift |\n";
-  out << "| max abs delta | " << c.max_abs_delta_bytes << " bytes |\n\n";
+  out << "| max abs delta | " << c.max_abs_delta_bytes << " bytes |\n";
+  out << "| unexplained | " << c.unexplained_outside_tolerance << " outside tolerance; max abs "
+      << c.max_abs_unexplained_bytes << " bytes |\n\n";
 
   out << "## Tenants" << (r.drift() ? " that drift" : "") << "\n\n";
-  out << "| tenant | expected | live (min) | live (max) | delta | verdict | within tolerance |"
+  out << "| tenant | expected | live (min) | live (max) | delta | in flight | unexplained | verdict | within tolerance "
+         "|"
       << (trends != nullptr ? " persistent | rate (B/h) |" : "") << "\n";
-  out << "|---|---:|---:|---:|---:|---|---|" << (trends != nullptr ? "---|---:|" : "") << "\n";
+  out << "|---|---:|---:|---:|---:|---:|---:|---|---|" << (trends != nullptr ? "---|---:|" : "") << "\n";
   for (const auto& d : r.tenants) {
     if (r.drift() && d.verdict == reconcile::Verdict::match) continue;
     out << "| `" << cell(d.tenant_id) << "` | " << d.expected_charged_bytes << " | "
         << (d.live ? std::to_string(d.live_charged_bytes) : "-") << " | "
         << (d.live ? std::to_string(d.live_max_charged_bytes) : "-") << " | " << signed_bytes(d.delta_bytes) << " | "
+        << d.in_flight_bytes << " | " << signed_bytes(d.unexplained_bytes) << " | "
         << reconcile::verdict_name(d.verdict) << " | " << (d.within_tolerance ? "yes" : "**no**") << " |";
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
@@ -65,6 +70,8 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
     out << "\n### `" << cell(d.tenant_id) << "`: " << reconcile::verdict_name(d.verdict) << ", delta "
         << signed_bytes(d.delta_bytes) << " bytes\n\n";
     for (const auto& f : d.flag_differences) out << "- differs: " << cell(f) << "\n";
+    for (const auto& cause : d.causes) out << "- cause: " << cell(cause_phrase(cause)) << "\n";
+    if (!d.causes.empty()) out << "- unexplained: " << signed_bytes(d.unexplained_bytes) << " bytes\n";
     for (const auto& cause : d.likely_causes) out << "- " << cell(cause) << "\n";
   }
   bool any_finding = false;

@@ -15,7 +15,11 @@ void family(std::ostream& out, const std::string& name, const std::string& help)
   out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";
 }
 
-std::string tenant_labels(const std::string& tenant) { return "{tenant_id=\"" + escape_label(tenant) + "\"}"; }
+// Every per-tenant series carries the model that made its expected side.
+std::string tenant_labels(const reconcile::ReconcileReport& r, const std::string& tenant) {
+  return "{tenant_id=\"" + escape_label(tenant) + "\",model=\"" + restore::charge_model_name(r.metadata.charge_model) +
+         "\"}";
+}
 
 std::string seconds(std::uint64_t ms) {
   std::ostringstream s;
@@ -27,7 +31,7 @@ template <typename Value>
 void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& name,
                 const std::string& help, Value value) {
   family(out, name, help);
-  for (const auto& d : r.tenants) out << k_prefix << name << tenant_labels(d.tenant_id) << " " << value(d) << "\n";
+  for (const auto& d : r.tenants) out << k_prefix << name << tenant_labels(r, d.tenant_id) << " " << value(d) << "\n";
 }
 
 void run_status(std::ostream& out, std::uint64_t run_at_ms, int exit_code, bool success) {
@@ -53,14 +57,24 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
              [](const auto& d) { return std::to_string(d.delta_bytes); });
   per_tenant(out, r, "within_tolerance", "1 when |delta| <= tolerance",
              [](const auto& d) { return d.within_tolerance ? "1" : "0"; });
+  per_tenant(out, r, "in_flight_bytes", "Bytes of PROCESSING MEMORY replicas in the metadata (writes in flight)",
+             [](const auto& d) { return std::to_string(d.in_flight_bytes); });
+  per_tenant(out, r, "unexplained_bytes",
+             "Delta left after the causes the metadata shows (bytes, signed): what to alert on",
+             [](const auto& d) { return std::to_string(d.unexplained_bytes); });
+  per_tenant(out, r, "unexplained_within_tolerance", "1 when |unexplained| <= tolerance",
+             [](const auto& d) { return d.unexplained_within_tolerance ? "1" : "0"; });
   family(out, "verdict",
          "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
   for (const auto& d : r.tenants) {
-    out << k_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",verdict=\""
-        << reconcile::verdict_name(d.verdict) << "\"} 1\n";
+    out << k_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",model=\""
+        << restore::charge_model_name(r.metadata.charge_model) << "\",verdict=\"" << reconcile::verdict_name(d.verdict)
+        << "\"} 1\n";
   }
   if (trends != nullptr) {
-    per_tenant(out, r, "persistent", "1 when outside tolerance with one sign for the configured consecutive runs",
+    per_tenant(out, r, "persistent",
+               "1 when the unexplained remainder is outside tolerance with one sign for the configured consecutive "
+               "runs of this model",
                [&](const auto& d) {
                  const auto* t = trends->find(d.tenant_id);
                  return t != nullptr && t->persistent ? "1" : "0";
@@ -69,7 +83,7 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
     for (const auto& d : r.tenants) {
       const auto* t = trends->find(d.tenant_id);
       if (t == nullptr || !t->rate_bytes_per_hour) continue;
-      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(d.tenant_id) << " "
+      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(r, d.tenant_id) << " "
           << static_cast<std::int64_t>(*t->rate_bytes_per_hour) << "\n";
     }
   }
@@ -78,6 +92,8 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
     out << k_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v)) << "\"} "
         << r.counts.by_verdict[v] << "\n";
   }
+  family(out, "model", "The model of the expected side (live: a running master; restore: a restore at a time)");
+  out << k_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"} 1\n";
   family(out, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
   out << k_prefix << "tolerance_bytes " << r.tolerance_bytes << "\n";
   family(out, "samples", "Live samples taken");

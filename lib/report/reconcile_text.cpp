@@ -35,11 +35,15 @@ std::string rate_text(const history::TenantTrend* t) {
 
 void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
   const auto& sel = r.metadata.selection;
+  out << "model:     " << model_phrase(r) << "\n";
   out << "metadata:  " << metadata_point_phrase(r) << "\n";
   out << "store:     "
-      << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir)
-      << ", restore time " << r.metadata.restore_time_ms << " ms, capacity " << r.metadata.table.capacity_bytes
-      << " bytes (" << quota::capacity_mode_name(r.metadata.capacity.mode) << ")\n";
+      << (sel.snapshot_dir.empty() ? sel.store_dir + " (cluster " + sel.cluster_id + ")" : sel.snapshot_dir);
+  if (r.metadata.charge_model == restore::ChargeModel::restore) {
+    out << ", restore time " << r.metadata.restore_time_ms << " ms";
+  }
+  out << ", capacity " << r.metadata.table.capacity_bytes << " bytes ("
+      << quota::capacity_mode_name(r.metadata.capacity.mode) << ")\n";
   out << "policy:    "
       << (r.metadata.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.metadata.policy_source)
       << "\n";
@@ -69,6 +73,8 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
                       {"EXPECTED", A::right},
                       {"LIVE", A::right},
                       {"DELTA", A::right},
+                      {"IN-FLIGHT", A::right},
+                      {"UNEXPLAINED", A::right},
                       {"LIVE-MAX", A::right},
                       {"VERDICT", A::left},
                       {"TOLERANCE", A::left}}) {
@@ -83,6 +89,8 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
                                       std::to_string(d.expected_charged_bytes),
                                       d.live ? std::to_string(d.live_charged_bytes) : "-",
                                       signed_bytes(d.delta_bytes),
+                                      std::to_string(d.in_flight_bytes),
+                                      signed_bytes(d.unexplained_bytes),
                                       d.live ? std::to_string(d.live_max_charged_bytes) : "-",
                                       reconcile::verdict_name(d.verdict),
                                       d.within_tolerance ? "within" : "OUTSIDE"};
@@ -124,9 +132,14 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
   const auto& c = r.counts;
   out << "\nsummary:   " << c.tenants << " tenants: " << c.by_verdict[0] << " match, " << c.drift << " drift ("
       << c.outside_tolerance << " outside tolerance); max |delta| " << c.max_abs_delta_bytes << " bytes\n";
+  out << "unexplained: " << c.unexplained_outside_tolerance << " tenant"
+      << (c.unexplained_outside_tolerance == 1 ? "" : "s")
+      << " outside tolerance after the causes the metadata shows; max |unexplained| " << c.max_abs_unexplained_bytes
+      << " bytes\n";
   if (trends != nullptr) {
-    out << "history:   " << trends->run_times_ms.size()
-        << " run(s) recorded; persistent = outside tolerance with one sign for " << trends->persistence_runs
+    out << "history:   " << trends->run_times_ms.size() << " run(s) recorded under the "
+        << restore::charge_model_name(r.metadata.charge_model)
+        << " model; persistent = unexplained remainder outside tolerance with one sign for " << trends->persistence_runs
         << " consecutive runs\n";
   }
   for (const auto& d : r.tenants) {
@@ -141,6 +154,8 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
         << reconcile::verdict_name(d.verdict) << ": '" << util::printable(d.tenant_id) << "' delta "
         << signed_bytes(d.delta_bytes) << " bytes\n";
     for (const auto& f : d.flag_differences) out << "  differs:  " << f << "\n";
+    for (const auto& cause : d.causes) out << "  cause:    " << cause_phrase(cause) << "\n";
+    if (!d.causes.empty()) out << "  unexplained: " << signed_bytes(d.unexplained_bytes) << " bytes\n";
     for (const auto& cause : d.likely_causes) out << "  cause?    " << cause << "\n";
   }
   std::size_t shown = 0;

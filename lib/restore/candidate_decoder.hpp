@@ -18,6 +18,9 @@ struct RestoreOptions {
   // false: model upstream 3b5a5941, where a non-OK segment makes the unmount step throw
   // ("Resource deadlock avoided") and rejects the candidate. true: a fixed master.
   bool fixed_master = false;
+  // restore: what a master that restored the candidate serves. live: what a running master held
+  // for the same metadata (no lease or non-COMPLETE erasure, no non-OK segment rejection).
+  ChargeModel charge_model = ChargeModel::restore;
   unsigned threads = 1;
   std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard for one decompressed payload/shard
 };

@@ -26,16 +26,66 @@ struct DropCounts {
   }
 };
 
+// Which master's charge a tally models (docs/accounting.md, "The two models").
+enum class ChargeModel {
+  // What a master that restored this metadata rebuilt (quota-semantics.md §5, §7.1): objects with
+  // a non-COMPLETE replica or an expired lease are erased first.
+  restore,
+  // What a running master holds for this metadata at its point (quota-semantics.md §2-§3, §15 I6):
+  // every decoded object stays, size x COMPLETE MEMORY replicas charged; no lease filter, no
+  // non-COMPLETE erasure, no non-OK segment rejection.
+  live,
+};
+
+[[nodiscard]] const char* charge_model_name(ChargeModel model);
+
+// A write in flight when the metadata was written: an object with PROCESSING MEMORY replicas.
+struct InFlightWrite {
+  std::uint64_t put_start_time_ms = 0;  // of the PutStart or the size-changing UpsertStart
+  std::uint64_t size = 0;               // the new object size
+  std::uint32_t processing_memory = 0;
+};
+
+// Size-changing Upserts in flight (live-master-api.md §11 item 8): the object holds the new size
+// in PROCESSING MEMORY replicas, its old MEMORY buffers wait in "discarded_replicas" with
+// ttl_ms = upsert time + put_start_release_timeout; the running master still charges the old bytes.
+struct UpsertsInFlight {
+  std::uint64_t objects = 0;
+  util::u128 old_bytes = 0;  // sum of the matched discarded items' mem_size: still charged
+  util::u128 new_bytes = 0;  // size x PROCESSING MEMORY of those objects (part of in_flight_bytes)
+};
+
+// Per-tenant evidence beside the charge: what in the metadata explains a live master charging
+// more than the model's committed value (quota-semantics.md §16). Counted over every decoded
+// object of the metadata, whatever the model keeps.
+struct TenantEvidence {
+  util::u128 in_flight_bytes = 0;  // size x PROCESSING MEMORY replicas (PutStart/Copy/Move/promotion targets)
+  std::uint64_t in_flight_objects = 0;
+  util::u128 removed_bytes = 0;  // size x REMOVED MEMORY replicas: charged until the durable OpLog finalize
+  std::uint64_t removed_objects = 0;
+  util::u128 dropped_lease_expired_bytes = 0;  // restore model: committed charge of lease-expired drops
+  util::u128 dropped_non_complete_bytes = 0;   // restore model: committed charge of non-COMPLETE drops
+  UpsertsInFlight upserts;
+  std::vector<InFlightWrite> in_flight;  // at most k_in_flight_listed per tenant, for upsert matching
+  std::uint64_t in_flight_unlisted = 0;  // in-flight objects beyond that cap
+  void merge(TenantEvidence&& o);
+};
+
+// Per tenant, in-flight objects kept for the upsert match (a bound on memory for hostile stores).
+inline constexpr std::size_t k_in_flight_listed = 4096;
+
 struct TenantTally {
-  std::uint64_t objects = 0;     // restored (surviving) objects
-  util::u128 charged_bytes = 0;  // sum of size x COMPLETE MEMORY replicas over restored objects
-  std::uint32_t shards = 0;      // metadata shards holding >= 1 restored object of the tenant
+  std::uint64_t objects = 0;     // objects the model keeps (restore: survivors; live: every decoded one)
+  util::u128 charged_bytes = 0;  // sum of size x COMPLETE MEMORY replicas over those objects
+  std::uint32_t shards = 0;      // metadata shards holding >= 1 kept object of the tenant
   DropCounts dropped;
-  void merge(const TenantTally& o) {
+  TenantEvidence evidence;
+  void merge(TenantTally o) {
     objects += o.objects;
     charged_bytes += o.charged_bytes;
     shards += o.shards;
     dropped += o.dropped;
+    evidence.merge(std::move(o.evidence));
   }
 };
 

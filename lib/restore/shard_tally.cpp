@@ -18,19 +18,41 @@ void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
     const auto& obj = *entry.object;
     e.size = obj.size;
     e.lease_timeout_ms = obj.lease_timeout_ms;
+    e.put_start_time_ms = obj.put_start_time_ms;
     for (const auto& r : obj.replicas) {
-      if (r.status != model::replica_status::complete) {
-        e.all_complete = false;
-      } else if (r.type == model::replica_type::memory) {
-        ++e.complete_memory;
-      }
+      if (r.status != model::replica_status::complete) e.all_complete = false;
+      if (r.type != model::replica_type::memory) continue;
+      if (r.status == model::replica_status::complete) ++e.complete_memory;
+      if (r.status == model::replica_status::processing) ++e.processing_memory;
+      if (r.status == model::replica_status::removed) ++e.removed_memory;
     }
   }
   m_entries.push_back(e);
 }
 
-void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_time_ms, ShardTally& out,
-                               model::Findings& findings) {
+namespace {
+
+// What a live master holds beside the committed charge, for every decoded object.
+void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evidence) {
+  if (object.processing_memory > 0) {
+    evidence.in_flight_bytes += util::clamped_mul(object.size, object.processing_memory);
+    ++evidence.in_flight_objects;
+    if (evidence.in_flight.size() < k_in_flight_listed) {
+      evidence.in_flight.push_back({object.put_start_time_ms, object.size, object.processing_memory});
+    } else {
+      ++evidence.in_flight_unlisted;
+    }
+  }
+  if (object.removed_memory > 0) {
+    evidence.removed_bytes += util::clamped_mul(object.size, object.removed_memory);
+    ++evidence.removed_objects;
+  }
+}
+
+}  // namespace
+
+void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
+                               ShardTally& out, model::Findings& findings) {
   const std::string where = "shard " + std::to_string(shard_index);
   auto finding = [&](model::Severity severity, std::string message, std::string rule = {}) {
     findings.push_back({.severity = severity,
@@ -93,12 +115,20 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, std::uint64_t restore_
     tally.dropped.undecodable += undecodable;
     out.dropped.undecodable += undecodable;
     if (object) {
-      if (!object->all_complete) {
+      record_evidence(*object, tally.evidence);
+      const util::u128 committed = util::clamped_mul(object->size, object->complete_memory);
+      if (charge_model == ChargeModel::live) {
+        ++tally.objects;
+        ++out.objects;
+        tally.charged_bytes += committed;
+      } else if (!object->all_complete) {
         ++tally.dropped.non_complete;
         ++out.dropped.non_complete;
+        tally.evidence.dropped_non_complete_bytes += committed;
       } else if (restore_time_ms >= object->lease_timeout_ms) {
         ++tally.dropped.lease_expired;
         ++out.dropped.lease_expired;
+        tally.evidence.dropped_lease_expired_bytes += committed;
       } else {
         ++tally.objects;
         ++out.objects;

@@ -7,6 +7,7 @@
 #include "format/segments_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
 #include "restore/shard_tally.hpp"
+#include "restore/upsert_match.hpp"
 #include "source/embedded_catalog.hpp"
 #include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
@@ -193,7 +194,8 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, snap.segment_table, views[worker], tee, findings));
     ShardSlot slot;
     slot.sequence = sequence;
-    if (restore_model) builders[worker].finish(shard, options.restore_time_ms, slot.tally, findings);
+    if (restore_model)
+      builders[worker].finish(shard, options.charge_model, options.restore_time_ms, slot.tally, findings);
     if (findings.size() > k_findings_per_worker) findings.resize(std::max(before, k_findings_per_worker));
     const std::uint64_t seen = tee.entries();
     const std::uint64_t total = entries.fetch_add(seen) + seen;
@@ -234,9 +236,10 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     for (auto& [tenant, tally] : slot->tally.tenants) {
       auto it = snap.restored_tenants.find(tenant);
       if (it == snap.restored_tenants.end()) it = snap.restored_tenants.emplace(tenant, TenantTally{}).first;
-      it->second.merge(tally);
+      it->second.merge(std::move(tally));
     }
   }
+  if (restore_model) match_upserts_in_flight(snap.restored_tenants, snap.metadata.discarded);
   if (restore_model && options.decode_shards && !snap.stopped_early && snap.metadata.shard_entries > distinct) {
     snap.duplicate_shard_blobs = snap.metadata.shard_entries - distinct;
     snap.findings.push_back(

@@ -65,6 +65,7 @@ struct ScanOptions {
   ReadRules rules = ReadRules::master;
   std::size_t max_payload_bytes = std::size_t{1} << 30;             // our guard per decompressed payload/shard
   std::uint64_t restore_time_ms = 0;                                // for the post-restore filter (§10)
+  ChargeModel charge_model = ChargeModel::restore;                  // what ShardTallyBuilder keeps
   bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
@@ -104,7 +105,8 @@ struct ScannedSnapshot {
   std::uint64_t tasks_skipped = 0;
   std::uint64_t task_manager_raw_bytes = 0;
 
-  // The master model (ShardTallyBuilder per shard; the last duplicate shard wins).
+  // The charge model (ShardTallyBuilder per shard; the last duplicate shard wins), with each
+  // tenant's evidence (in-flight upserts matched against "discarded_replicas").
   std::map<std::string, TenantTally, std::less<>> restored_tenants;
   DropCounts dropped;
   std::uint64_t restored_objects = 0;

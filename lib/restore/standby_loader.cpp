@@ -69,8 +69,13 @@ format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const Se
 class StandbyShardVisitor : public ShardAnalyzer {
  public:
   StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints, std::uint64_t now_ms,
-                      StandbyBootstrap& out)
-      : m_store(store), m_mutex(mutex), m_endpoints(endpoints), m_now_ms(now_ms), m_out(out) {}
+                      ChargeModel charge_model, StandbyBootstrap& out)
+      : m_store(store),
+        m_mutex(mutex),
+        m_endpoints(endpoints),
+        m_now_ms(now_ms),
+        m_live(charge_model == ChargeModel::live),
+        m_out(out) {}
 
   void on_entry(const format::ShardEntry& entry) override {
     const auto& obj = *entry.object;
@@ -90,12 +95,13 @@ class StandbyShardVisitor : public ShardAnalyzer {
       ++m_out.dropped.size_zero;
       return;
     }
-    if (obj.lease_timeout_ms <= m_now_ms) {
+    // The live model: what the primary held at the snapshot, so no bootstrap-time erasure.
+    if (!m_live && obj.lease_timeout_ms <= m_now_ms) {
       ++m_out.dropped.lease_expired;
       return;
     }
     for (const auto& r : obj.replicas) {
-      if (r.status != model::replica_status::complete) {
+      if (!m_live && r.status != model::replica_status::complete) {
         ++m_out.dropped.non_complete;
         return;
       }
@@ -132,6 +138,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
   std::mutex& m_mutex;
   const SegmentEndpoints& m_endpoints;
   std::uint64_t m_now_ms;
+  bool m_live;
   StandbyBootstrap& m_out;
   std::string m_error;
 };
@@ -155,7 +162,7 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
       store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
     }
   };
-  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, out);
+  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model, out);
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), &visitor);
   auto snap = scan_snapshot(dir, id, scan, workers);
   if (!snap.ok()) return snap.status();

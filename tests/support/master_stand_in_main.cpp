@@ -24,6 +24,22 @@ bool split_assignment(const std::string& text, std::string& tenant, std::int64_t
   } catch (const std::exception&) { return false; }
 }
 
+// What a running master charges beyond the committed value while operations are pending
+// (quota-semantics.md §3, §16; live-master-api.md §11 item 8).
+void charge_pending(const std::map<std::string, mq::restore::TenantTally>& tallies, mq::quota::AccountTable& table) {
+  for (auto& row : table.rows) {
+    auto it = tallies.find(row.tenant_id);
+    if (it == tallies.end()) continue;
+    const auto& e = it->second.evidence;
+    const mq::util::u128 pending = e.in_flight_bytes + e.upserts.old_bytes + e.removed_bytes;
+    const mq::util::u128 charged = pending + row.charged_bytes;
+    row.charged_bytes =
+        charged > mq::util::u128{~std::uint64_t{0} >> 1} ? ~std::uint64_t{0} >> 1 : static_cast<std::uint64_t>(charged);
+    row.over_quota = row.charged_bytes > row.effective_quota_bytes;
+    row.visible = row.has_explicit_policy || row.charged_bytes > 0;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,7 +57,16 @@ int main(int argc, char** argv) {
   app.add_option("--snapshot-dir", request.selection.snapshot_dir, "One snapshot directory instead");
   app.add_option("--policy", policy, "Policy YAML");
   app.add_option("--capacity", capacity, "auto | failover | BYTES");
-  app.add_option("--restore-time", restore_time_ms, "Restore time (ms)")->required();
+  auto* restore_time = app.add_option("--restore-time", restore_time_ms, "Restore time (ms): the restore model");
+  std::string model = "restore";
+  app.add_option("--model", model,
+                 "restore (default: serve what a restore at --restore-time rebuilt) | live (what a running master "
+                 "holds for the metadata)")
+      ->check(CLI::IsMember({"live", "restore"}));
+  bool charge_in_flight = false;
+  app.add_flag("--charge-in-flight", charge_in_flight,
+               "Also charge what the metadata shows in flight (PROCESSING and REMOVED MEMORY replicas, old bytes of "
+               "upserts in flight), as a running master does while those operations are pending");
   app.add_option("--port", port, "Loopback port (default 0: any free port)");
   app.add_option("--drift", drift, "TENANT=±BYTES added to the tenant's charge (repeatable)");
   app.add_option("--inflight", inflight, "TENANT=BYTES added on odd-numbered requests of each route (repeatable)");
@@ -64,13 +89,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   request.capacity = *cap;
+  if (model == "restore" && restore_time->count() == 0) {
+    std::cerr << "master-stand-in: --restore-time is required with --model restore\n";
+    return 2;
+  }
   request.restore.restore_time_ms = restore_time_ms;
+  request.restore.charge_model = model == "live" ? mq::restore::ChargeModel::live : mq::restore::ChargeModel::restore;
   if (!policy.empty()) request.policy_file = policy;
   auto rebuilt = mq::quota::run_rebuild(request);
   if (!rebuilt.ok()) {
     std::cerr << "master-stand-in: " << rebuilt.status().message() << "\n";
     return 3;
   }
+  if (charge_in_flight && rebuilt->outcome.state) charge_pending(rebuilt->outcome.state->tenants, rebuilt->table);
   for (const auto& d : drift) {
     std::string t;
     std::int64_t v = 0;

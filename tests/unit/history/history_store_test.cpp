@@ -25,7 +25,7 @@ RunRecord make_run(std::uint64_t at_ms, std::size_t tenants, std::int64_t delta)
   r.metadata_point_ms = 1795956295488;
   for (std::size_t i = 0; i < tenants; ++i) {
     r.tenants.push_back({"tenant-" + std::to_string(i), 1000, static_cast<std::uint64_t>(1000 + delta), delta,
-                         delta == 0 ? "match" : "live_over", delta == 0});
+                         delta == 0 ? "match" : "live_over", delta == 0, delta, delta == 0});
   }
   return r;
 }
@@ -33,7 +33,8 @@ RunRecord make_run(std::uint64_t at_ms, std::size_t tenants, std::int64_t delta)
 TEST(HistoryStore, RoundTripAcrossReopenWithRawByteIds) {
   test::TempDir dir;
   RunRecord first = make_run(1000, 2, 0);
-  first.tenants.push_back({std::string("bin\x01\xff\"id", 8), 5, 6, 1, "live_over", false});
+  first.tenants.push_back({std::string("bin\x01\xff\"id", 8), 5, 6, 1, "live_over", false, -3, true});
+  first.model = "live";
   RunRecord second = make_run(2000, 3, 64);
   {
     auto store = HistoryStore::open(dir.str());

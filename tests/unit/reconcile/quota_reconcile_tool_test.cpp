@@ -135,5 +135,47 @@ TEST(QuotaReconcileTool, HistoryMarksAPersistentLeak) {
   EXPECT_EQ(missing.exit_code, 3);
 }
 
+// The same metadata without --restore-time: the live model (issue 10).
+std::vector<std::string> live_args_for(const std::string& url, std::vector<std::string> extra) {
+  auto args = args_for(url, std::move(extra));
+  for (auto it = args.begin(); it != args.end();) { it = *it == "--restore-time" ? args.erase(it, it + 2) : it + 1; }
+  return args;
+}
+
+// Runs of both models in one store: trends, `persistent` and `history` never mix them.
+TEST(QuotaReconcileTool, HistoryKeepsTheTwoModelsApart) {
+  test::TempDir dir;
+  const std::string db = dir.str() + "/history";
+  StandInProcess leak({"--drift", "beta=4096"});
+  ASSERT_TRUE(leak.running());
+  for (int i = 1; i <= 3; ++i) {
+    auto run = run_tool("quota-reconcile", args_for(leak.url(), {"--format", "json", "--db", db}));
+    ASSERT_EQ(run.exit_code, 1) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(run.out)["model"], "restore");
+  }
+  auto live = run_tool("quota-reconcile", live_args_for(leak.url(), {"--format", "json", "--db", db}));
+  ASSERT_EQ(live.exit_code, 1) << live.err;
+  auto j = nlohmann::json::parse(live.out);
+  EXPECT_EQ(j["model"], "live");
+  EXPECT_EQ(j["metadata"]["model"], "live");
+  EXPECT_TRUE(j["metadata"]["restore_time_ms"].is_null());
+  EXPECT_EQ(j["history"]["model"], "live");
+  EXPECT_EQ(j["history"]["runs"], 1) << "the three restore runs are not this model's history";
+  EXPECT_EQ(j["tenants"][2]["tenant_id"], "beta");
+  EXPECT_EQ(j["tenants"][2]["unexplained_bytes"], 4096);
+  EXPECT_EQ(j["tenants"][2]["persistent"], false);
+  EXPECT_EQ(j["tenants"][2]["streak_runs"], 1);
+
+  auto newest = run_tool("quota-reconcile", {"history", "--db", db, "--format", "json"});
+  ASSERT_EQ(newest.exit_code, 0) << newest.err;
+  auto h = nlohmann::json::parse(newest.out);
+  EXPECT_EQ(h["model"], "live");
+  EXPECT_EQ(h["runs"], 1);
+  auto restore = run_tool("quota-reconcile", {"history", "--db", db, "--model", "restore", "--tenant", "beta"});
+  ASSERT_EQ(restore.exit_code, 0) << restore.err;
+  EXPECT_NE(restore.out.find("model:     restore"), std::string::npos) << restore.out;
+  EXPECT_NE(restore.out.find("PERSISTENT 3 consecutive run(s) live over"), std::string::npos) << restore.out;
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile

@@ -38,10 +38,13 @@ history::TrendTable three_runs(const reconcile::ReconcileReport& report) {
   for (std::uint64_t i = 0; i < 3; ++i) {
     auto run = history::make_run_record(report, 0);
     run.run_at_ms = 1795956295488 + i * 3'600'000;
-    for (auto& p : run.tenants) p.delta_bytes *= static_cast<std::int64_t>(i + 1);
+    for (auto& p : run.tenants) {
+      p.delta_bytes *= static_cast<std::int64_t>(i + 1);
+      p.unexplained_bytes *= static_cast<std::int64_t>(i + 1);
+    }
     runs.push_back(run);
   }
-  return history::analyse_trends(runs, 3);
+  return history::analyse_trends(runs, 3, runs.back().model);
 }
 
 // Minimal XML well-formedness: every element closed in order, attributes quoted, no stray '<'.

@@ -21,7 +21,8 @@ struct Tallied {
   model::Findings findings;
 };
 
-Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t shard = 4) {
+Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t shard = 4,
+              ChargeModel model = ChargeModel::restore) {
   format::SegmentTable table;
   table.add({3, 4}, {model::segment_status::ok, true});
   format::ObjectView scratch;
@@ -31,7 +32,7 @@ Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t sha
   const std::string raw = test::shard_raw_in_order(objects);
   util::Status s = format::decode_shard(raw, shard, table, scratch, builder, out.findings);
   EXPECT_TRUE(s.ok()) << s.message();
-  builder.finish(shard, k_now, out.tally, out.findings);
+  builder.finish(shard, model, k_now, out.tally, out.findings);
   return out;
 }
 
@@ -90,6 +91,48 @@ TEST(ShardTally, ChargeOfOneObjectSaturatesInsteadOfWrapping) {
   auto t =
       tally({make_object("t", "k", ~std::uint64_t{0}, {memory_replica(1, "3-4", 1), memory_replica(2, "3-4", 1)})});
   EXPECT_TRUE(t.tally.tenants.at("t").charged_bytes == ~std::uint64_t{0});
+}
+
+// The live model keeps what a restore erases: lease-expired objects and objects with a
+// non-COMPLETE replica, charged by their COMPLETE MEMORY replicas (quota-semantics.md §2.2).
+TEST(ShardTally, LiveModelKeepsExpiredAndInFlightObjects) {
+  const std::vector<model::ObjectRecord> objects = {
+      make_object("a", "expired", 100, {memory_replica(1, "3-4", 100)}, k_now - 1),
+      make_object("a", "mixed", 30,
+                  {memory_replica(2, "3-4", 30), test::disk_replica(3, 30, model::replica_status::processing)}),
+      make_object("a", "writing", 7,
+                  {memory_replica(4, "3-4", 7, model::replica_status::processing),
+                   memory_replica(5, "3-4", 7, model::replica_status::processing)},
+                  0),
+      make_object("b", "moved", 9,
+                  {memory_replica(6, "3-4", 9, model::replica_status::removed), memory_replica(7, "3-4", 9)})};
+  auto live = tally(objects, 4, ChargeModel::live);
+  const auto& a = live.tally.tenants.at("a");
+  EXPECT_EQ(a.objects, 3u);
+  EXPECT_TRUE(a.charged_bytes == 130);  // 100 (expired, still charged) + 30 (MEMORY COMPLETE beside DISK PROCESSING)
+  EXPECT_TRUE(a.evidence.in_flight_bytes == 14);
+  EXPECT_EQ(a.evidence.in_flight_objects, 1u);
+  ASSERT_EQ(a.evidence.in_flight.size(), 1u);
+  EXPECT_EQ(a.evidence.in_flight[0].size, 7u);
+  EXPECT_EQ(a.evidence.in_flight[0].processing_memory, 2u);
+  EXPECT_EQ(a.evidence.in_flight[0].put_start_time_ms, test::k_put_time_ms);
+  EXPECT_EQ(live.tally.dropped.non_complete + live.tally.dropped.lease_expired, 0u);
+  const auto& b = live.tally.tenants.at("b");
+  EXPECT_TRUE(b.charged_bytes == 9);
+  EXPECT_TRUE(b.evidence.removed_bytes == 9);
+
+  // Every object here has a non-COMPLETE replica or an expired lease: the restore model erases
+  // them all and records what they were charged.
+  auto restored = tally(objects, 4, ChargeModel::restore);
+  const auto& ra = restored.tally.tenants.at("a");
+  EXPECT_EQ(ra.objects, 0u);
+  EXPECT_TRUE(ra.charged_bytes == 0);
+  EXPECT_EQ(ra.dropped.lease_expired, 1u);
+  EXPECT_EQ(ra.dropped.non_complete, 2u);
+  EXPECT_TRUE(ra.evidence.dropped_lease_expired_bytes == 100);
+  EXPECT_TRUE(ra.evidence.dropped_non_complete_bytes == 30);
+  EXPECT_TRUE(ra.evidence.in_flight_bytes == 14);  // evidence covers every decoded object in both models
+  EXPECT_TRUE(restored.tally.tenants.at("b").evidence.dropped_non_complete_bytes == 9);
 }
 
 }  // namespace

@@ -1,0 +1,73 @@
+#include "reconcile/delta_causes.hpp"
+
+#include "util/checked_math.hpp"
+#include "util/plural.hpp"
+
+namespace moonquota::reconcile {
+
+namespace {
+
+constexpr std::uint64_t k_max_bytes = (std::uint64_t{1} << 63) - 1;
+
+std::uint64_t capped(util::u128 v) { return v > k_max_bytes ? k_max_bytes : static_cast<std::uint64_t>(v); }
+
+void add(std::vector<Cause>& out, const char* id, util::u128 bytes, std::string detail) {
+  if (bytes == 0) return;
+  out.push_back({id, capped(bytes), std::move(detail)});
+}
+
+std::vector<Cause> causes_of(const restore::TenantTally& tally, restore::ChargeModel model) {
+  const auto& e = tally.evidence;
+  std::vector<Cause> out;
+  add(out, k_cause_in_flight, e.in_flight_bytes,
+      util::counted(e.in_flight_objects, "object", "objects") +
+          " with PROCESSING MEMORY replicas in the metadata (PutStart, Copy, Move or promotion targets): charged "
+          "as pending until the write settles");
+  if (e.upserts.objects > 0) {
+    add(out, k_cause_upsert_in_flight, e.upserts.old_bytes,
+        util::counted(e.upserts.objects, "size-changing Upsert", "size-changing Upserts") +
+            " in flight: the old " + std::to_string(capped(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
+            std::to_string(capped(e.upserts.new_bytes)) + " bytes until UpsertEnd");
+  }
+  add(out, k_cause_removed_awaiting_finalize, e.removed_bytes,
+      util::counted(e.removed_objects, "object", "objects") +
+          " with REMOVED MEMORY replicas: charged until their OpLog batch is durable (HA mode)");
+  if (model == restore::ChargeModel::restore) {
+    add(out, k_cause_restore_drop_lease_expired, e.dropped_lease_expired_bytes,
+        util::counted(tally.dropped.lease_expired, "lease-expired object", "lease-expired objects") +
+            " erased by the restore at the restore time; a running master still charges them (use --model live "
+            "for a periodic audit)");
+    add(out, k_cause_restore_drop_non_complete, e.dropped_non_complete_bytes,
+        util::counted(tally.dropped.non_complete, "object", "objects") +
+            " with a non-COMPLETE replica erased by the restore; their COMPLETE MEMORY replicas are still charged "
+            "on the master that wrote the snapshot");
+  }
+  return out;
+}
+
+}  // namespace
+
+void explain_delta(TenantDiff& d, const DiffContext& ctx) {
+  d.causes.clear();
+  d.explained_bytes = 0;
+  d.unexplained_bytes = d.delta_bytes;
+  const restore::TenantTally* tally = nullptr;
+  // Every tenant seen in the metadata has a tally, also one whose objects a restore all erased
+  // (it then has no account row: missing_metadata).
+  if (ctx.tallies != nullptr) {
+    auto it = ctx.tallies->find(d.tenant_id);
+    if (it != ctx.tallies->end()) tally = &it->second;
+  }
+  if (tally != nullptr) d.in_flight_bytes = capped(tally->evidence.in_flight_bytes);
+  if (tally != nullptr && d.delta_bytes > 0) {
+    d.causes = causes_of(*tally, ctx.model);
+    util::u128 sum = 0;
+    for (const auto& c : d.causes) sum += c.bytes;
+    const auto delta = static_cast<std::uint64_t>(d.delta_bytes);
+    d.explained_bytes = sum < delta ? static_cast<std::uint64_t>(sum) : delta;
+    d.unexplained_bytes = static_cast<std::int64_t>(delta - d.explained_bytes);
+  }
+  d.unexplained_within_tolerance = abs_bytes(d.unexplained_bytes) <= ctx.tolerance_bytes;
+}
+
+}  // namespace moonquota::reconcile
