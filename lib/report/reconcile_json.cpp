@@ -110,7 +110,6 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
 ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
   ordered_json j;
   j["schema"] = "quota-reconcile/1";
-  j["model"] = restore::charge_model_name(r.metadata.charge_model);
   j["metadata"] = metadata_json(r);
   j["live"] = live_json(r.live);
   j["tolerance_bytes"] = r.tolerance_bytes;
@@ -136,6 +135,7 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   ordered_json tenants = ordered_json::array();
   for (const auto& d : r.tenants) tenants.push_back(tenant_json(d, trends));
   j["tenants"] = std::move(tenants);
+  j["model"] = restore::charge_model_name(r.metadata.charge_model);  // after the contract's fields
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.live.findings) {
     findings.push_back(
