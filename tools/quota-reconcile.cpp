@@ -84,14 +84,30 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
   return tools::k_exit_ok;
 }
 
+// With --format prom, a textfile that says the audit failed (exits 2-5), so alerts still fire.
+void write_prom_failure(const tools::CommonFlags& common, int rc, const std::string& message) {
+  if (common.format != "prom") return;
+  std::ostringstream text;
+  mq::report::render_reconcile_prom_failure(now_ms(), rc, message, text);
+  (void)tools::emit_report(common, text.str());
+}
+
 int report_failure(const tools::CommonFlags& common, const mq::util::Status& status) {
   const int rc = tools::fail(k_tool, status);
-  if (common.format == "prom") {  // a textfile that says the audit failed, so alerts still fire
-    std::ostringstream text;
-    mq::report::render_reconcile_prom_failure(now_ms(), rc, status.message(), text);
-    (void)tools::emit_report(common, text.str());
-  }
+  write_prom_failure(common, rc, status.message());
   return rc;
+}
+
+// A command-line parse error (exit 2, already printed): the prom failure textfile is written
+// when --format prom was parsed, to the --output path when that was parsed (stdout without
+// --output; nothing when --output is there but its path was not taken).
+void report_parse_failure(const CLI::App& app, int argc, char** argv, const std::string& message) {
+  tools::CommonFlags target;
+  target.format = tools::parsed_value(app, "--format").value_or("");
+  auto output = tools::parsed_value(app, "--output");
+  if (!output && tools::appears(argc, argv, "--output")) return;
+  target.output = output.value_or("");
+  write_prom_failure(target, tools::k_exit_usage, message);
 }
 
 int run(int argc, char** argv) {
@@ -126,13 +142,17 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1u, 1000u));
   tools::add_common_flags(*hist, hist_common, {"text", "json", "html"});
 
-  if (int rc = tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
+  std::string parse_error;
+  if (int rc = tools::parse_command_line(app, argc, argv, &parse_error); rc >= 0) {
+    if (rc == tools::k_exit_usage) report_parse_failure(app, argc, argv, parse_error);
+    return rc;
+  }
   if (hist->parsed()) {
     tools::setup_logging(hist_common);
     return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since);
   }
   tools::setup_logging(common);
-  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
+  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return report_failure(common, s);
   request.metadata = metadata.request;
 
   auto result = mq::reconcile::run_reconcile(request);

@@ -100,14 +100,51 @@ util::Result<std::uint64_t> parse_restore_time(const std::string& text) {
   return ms;
 }
 
-int parse_command_line(CLI::App& app, int argc, char** argv) {
+namespace {
+
+// CLI11 messages are one line except a few (lists of choices): one line, parts joined by "; ".
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      if (!out.empty() && out.back() != ' ') out += "; ";
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == ';')) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? k_exit_ok : k_exit_usage;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help, --help-all
+      return app.exit(e) == 0 ? k_exit_ok : k_exit_usage;
+    }
+    const std::string message = one_line(e.what());
+    std::cerr << app.get_name() << ": " << message << "\n";
+    if (error != nullptr) *error = message;
+    return k_exit_usage;
   }
   return -1;
+}
+
+std::optional<std::string> parsed_value(const CLI::App& app, const std::string& name) {
+  const CLI::Option* option = app.get_option_no_throw(name);
+  if (option == nullptr || option->results().empty()) return std::nullopt;
+  return option->results().back();
+}
+
+bool appears(int argc, char** argv, const std::string& name) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == name || arg.rfind(name + "=", 0) == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace moonquota::tools

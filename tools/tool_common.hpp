@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -66,7 +67,15 @@ void setup_logging(const CommonFlags& flags);
 // "now" -> the current UTC ms; otherwise a decimal ms value.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
 
-// Runs CLI11 parsing; returns -1 to continue or the exit code to return (help: 0, errors: 2).
-[[nodiscard]] int parse_command_line(CLI::App& app, int argc, char** argv);
+// Runs CLI11 parsing; returns -1 to continue or the exit code to return (help: 0,
+// errors: 2). A parse error is one line on stderr, "<tool>: <message>", also stored in *error.
+[[nodiscard]] int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error = nullptr);
+
+// The value an option was given on the command line so far, also after a parse error (CLI11
+// keeps the values it consumed): the last one, or nullopt when it took none.
+[[nodiscard]] std::optional<std::string> parsed_value(const CLI::App& app, const std::string& name);
+
+// True when `name` (or `name=...`) appears among the arguments, with or without a value.
+[[nodiscard]] bool appears(int argc, char** argv, const std::string& name);
 
 }  // namespace moonquota::tools

@@ -1,0 +1,99 @@
+// The command-line rules every tool shares (docs/cli/README.md "Command-line rules"), on the real
+// binaries: one value per occurrence of a repeatable option, one-line parse errors with the
+// failure textfile of --format prom, ignored flags as usage errors, --version, --help, NO_COLOR.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "support/master_stand_in_process.hpp"
+#include "support/run_tool.hpp"
+
+namespace moonquota::cli {
+namespace {
+
+using testing::run_tool;
+using testing::source_path;
+
+const std::vector<std::string> k_tools = {"quota-rebuild", "quota-reconcile", "snapshot-inspect", "oplog-inspect",
+                                          "snapshot-forge"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+std::vector<std::string> reconcile_saved(const std::vector<std::string>& more) {
+  return with(testing::genuine_r1_metadata_args(),
+              with({"--live-json", source_path("testdata/live/r1_small_drift.json")}, more));
+}
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "mq_cli_XXXXXX").string();
+    m_path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+  }
+  [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+// --- item 16: one-line parse errors, and the prom failure textfile on exit 2 ---------------------
+
+TEST(CommandLine, ParseErrorsAreOneLinePrefixedWithTheTool) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"quota-rebuild", {"--store", "s", "--no-such-flag"}}, {"quota-reconcile", {"--store", "s", "--no-such-flag"}},
+      {"snapshot-inspect", {"summary", "--no-such-flag"}},   {"oplog-inspect", {"verify", "--no-such-flag"}},
+      {"snapshot-forge", {"--out", "o", "--no-such-flag"}},
+  };
+  for (const auto& [tool, args] : runs) {
+    auto run = run_tool(tool, args);
+    EXPECT_EQ(run.exit_code, 2) << tool;
+    EXPECT_EQ(run.err.rfind(tool + ": ", 0), 0U) << tool << ": " << run.err;
+    EXPECT_EQ(lines(run.err), 1U) << tool << ": " << run.err;
+    EXPECT_NE(run.err.find("--no-such-flag"), std::string::npos) << run.err;
+  }
+}
+
+TEST(CommandLine, PromParseErrorWritesTheFailureTextfileWhenOutputWasParsed) {
+  TempDir dir;
+  const auto out = dir.path() / "reconcile.prom";
+  auto run = run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output", out.string(), "--bogus"}));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(lines(run.err), 1U) << run.err;
+  const std::string text = slurp(out);
+  EXPECT_NE(text.find("moonquota_reconcile_run_success 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("moonquota_reconcile_exit_code 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("--bogus"), std::string::npos) << text;
+
+  // --output without its path: no file named after the next argument, nothing written.
+  auto no_path = run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output"}));
+  EXPECT_EQ(no_path.exit_code, 2);
+  EXPECT_EQ(no_path.out, "");
+}
+
+}  // namespace
+}  // namespace moonquota::cli
