@@ -30,12 +30,14 @@ std::uint64_t now_ms() {
 
 // The metadata flags, exactly quota-rebuild's (same names, defaults and checks), filling a
 void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
-  auto* master = app.add_option("--master", live.master_urls,
-                                "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of "
-                                "an HA cell: a standby's 503 moves on to the next");
-  auto* json = app.add_option("--live-json", live.list_files,
-                              "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
-  auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
+  // One value per occurrence, never empty nor flag-like.
+  auto* master = tools::add_repeatable_option(app, "--master", live.master_urls,
+                                              "Live master admin URL, http://HOST:PORT (metrics_port); repeat for "
+                                              "the replicas of an HA cell: a standby's 503 moves on to the next");
+  auto* json = tools::add_repeatable_option(app, "--live-json", live.list_files,
+                                            "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
+  auto* metrics =
+      tools::add_repeatable_option(app, "--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
   master->excludes(json)->excludes(metrics);
   // A callback, not a negated bool flag: CLI11 shows a bool's default as "--no-metrics{false}".
   app.add_flag_callback(

@@ -118,9 +118,38 @@ std::string one_line(const std::string& text) {
 
 }  // namespace
 
+CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::vector<std::string>& values,
+                                   const std::string& description) {
+  CLI::Validator one_value(
+      [](std::string& value) -> std::string {
+        if (value.empty()) return "value must not be empty";
+        if (value.size() > 1 && value.front() == '-') {
+          return "value '" + value + "' looks like a flag (give one value per occurrence)";
+        }
+        return {};
+      },
+      "");
+  return app.add_option(name, values, description)->allow_extra_args(false)->check(one_value);
+}
+
 int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error) {
+  // CLI11 reads "--name=" (nothing after '=') as "--name" and takes the next argument as its
+  // value, swallowing a flag: it is "--name" with the empty value, as `--name ""` is.
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i > 0 && arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
+      args.push_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+    } else {
+      args.push_back(arg);
+    }
+  }
+  std::vector<char*> pointers;
+  for (auto& arg : args) pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), pointers.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help, --help-all
       return app.exit(e) == 0 ? k_exit_ok : k_exit_usage;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
@@ -66,6 +67,11 @@ void setup_logging(const CommonFlags& flags);
 
 // "now" -> the current UTC ms; otherwise a decimal ms value.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
+
+// A repeatable option: exactly one value per occurrence (`--master A extra` is a usage error, not
+// two values), never empty and never flag-like (starting with '-', other than "-" itself).
+CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::vector<std::string>& values,
+                                   const std::string& description);
 
 // Runs CLI11 parsing; returns -1 to continue or the exit code to return (help: 0,
 // errors: 2). A parse error is one line on stderr, "<tool>: <message>", also stored in *error.

@@ -61,6 +61,48 @@ class TempDir {
   std::filesystem::path m_path;
 };
 
+// --- item 2: repeatable options take exactly one value per occurrence ----------------------------
+
+TEST(CommandLine, EmptyMasterIsAUsageErrorAndDoesNotSwallowTheNextFlag) {
+  TempDir dir;
+  const auto out = dir.path() / "reconcile.prom";
+  auto run = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(),
+                                              {"--master", "", "--format", "prom", "--output", out.string()}));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.err, "quota-reconcile: --master: value must not be empty\n");
+  // --format prom was taken as --format, so the failure textfile says exit 2.
+  EXPECT_NE(slurp(out).find("moonquota_reconcile_exit_code 2"), std::string::npos) << slurp(out);
+}
+
+TEST(CommandLine, StrayArgumentAfterMasterIsNotASecondEndpoint) {
+  auto run = run_tool("quota-reconcile",
+                      with(testing::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "extra", "--retries",
+                                                                 "1", "--connect-timeout-ms", "100"}));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("extra"), std::string::npos) << run.err;
+  EXPECT_EQ(lines(run.err), 1U) << run.err;
+}
+
+TEST(CommandLine, EveryRepeatableOptionRefusesEmptyAndFlagLikeValues) {
+  for (const std::string flag : {"--master", "--live-json", "--live-metrics"}) {
+    auto empty = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(), {flag + "="}));
+    EXPECT_EQ(empty.exit_code, 2) << flag << ": " << empty.err;
+    EXPECT_EQ(empty.err, "quota-reconcile: " + flag + ": value must not be empty\n");
+    auto flag_like = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(), {flag + "=--format"}));
+    EXPECT_EQ(flag_like.exit_code, 2) << flag << ": " << flag_like.err;
+    EXPECT_EQ(flag_like.err.rfind("quota-reconcile: " + flag + ": value '--format' looks like a flag", 0), 0U)
+        << flag_like.err;
+  }
+}
+
+TEST(CommandLine, RepeatedOptionStillCollectsOneValuePerOccurrence) {
+  const std::string json = source_path("testdata/live/r1_small_drift.json");
+  auto run = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(),
+                                              {"--live-json", json, "--live-json", json, "--format", "json"}));
+  EXPECT_EQ(run.exit_code, 1) << run.err;  // r1_small_drift drifts
+  EXPECT_NE(run.out.find("\"samples\": 2"), std::string::npos) << run.out;
+}
+
 // --- item 16: one-line parse errors, and the prom failure textfile on exit 2 ---------------------
 
 TEST(CommandLine, ParseErrorsAreOneLinePrefixedWithTheTool) {
