@@ -37,6 +37,13 @@ int main(int argc, char** argv) {
   if (!oplog.given())
     return mq::tools::fail("oplog-inspect",
                            Status::invalid_argument("one of --oplog-etcd or --oplog-file is required"));
+  if (command != "dump") {
+    const std::string ignored = mq::tools::first_given({from, to, tenant_opt, prefix_opt});
+    if (!ignored.empty()) {
+      return mq::tools::fail(
+          "oplog-inspect", Status::invalid_argument(ignored + " filters dump only; " + command + " reads every entry"));
+    }
+  }
   if (from->count() > 0) filter.from_batch = from_batch;
   if (to->count() > 0) filter.to_batch = to_batch;
   if (tenant_opt->count() > 0) filter.tenant = tenant;

@@ -60,13 +60,19 @@ int run(int argc, char** argv) {
   std::string oplog_export;
   std::string oplog_etcd;
   mq::forge::SyntheticOpLogOptions oplog_large;
+  // A flag that would be ignored is a usage error: --large writes no OpLog, and the synthetic
+  // OpLog's form and cluster id need --oplog-large.
   app.add_option("--oplog-export", oplog_export,
-                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)");
-  app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)");
+                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)")
+      ->excludes(large_opt);
+  app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)")
+      ->excludes(large_opt);
   auto* oplog_large_opt =
       app.add_option("--oplog-large", oplog_large.entries, "Write a synthetic OpLog of N entries (no snapshot)");
-  app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form");
-  app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog");
+  app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form")
+      ->needs(oplog_large_opt);
+  app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog")
+      ->needs(oplog_large_opt);
   oplog_large_opt->excludes(scenario_opt)->excludes(large_opt);
   scenario_opt->excludes(large_opt);
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;

@@ -44,18 +44,48 @@ void end_progress(const Flags& flags) {
   if (flags.common.verbosity >= 0 && ::isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\r\033[K");
 }
 
-void add_source_flags(CLI::App& app, Flags& f) {
+// The source options, kept to check which were given together.
+struct SourceOptions {
+  CLI::Option* cluster_id = nullptr;
+  CLI::Option* snapshot = nullptr;
+  CLI::Option* snapshot_dir = nullptr;
+  CLI::Option* catalog = nullptr;
+  CLI::Option* redis = nullptr;
+};
+
+SourceOptions add_source_flags(CLI::App& app, Flags& f) {
+  SourceOptions o;
   app.add_option("--store", f.request.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", f.request.selection.snapshot,
-                 "Snapshot id or 'latest' (default: the master's first candidate)");
-  app.add_option("--snapshot-dir", f.request.selection.snapshot_dir, "One snapshot directory instead of a store");
-  app.add_option("--catalog", f.request.selection.catalog, "Snapshot catalog: embedded (default) | redis")
-      ->check(CLI::IsMember({"embedded", "redis"}));
-  app.add_option("--redis", f.request.selection.redis, "Redis HOST:PORT of the redis catalog");
+  o.cluster_id =
+      app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id (default mooncake_cluster)");
+  o.snapshot = app.add_option("--snapshot", f.request.selection.snapshot,
+                              "Snapshot id or 'latest' (default: the master's first candidate)");
+  o.snapshot_dir =
+      app.add_option("--snapshot-dir", f.request.selection.snapshot_dir, "One snapshot directory instead of a store");
+  o.catalog = app.add_option("--catalog", f.request.selection.catalog, "Snapshot catalog: embedded (default) | redis")
+                  ->check(CLI::IsMember({"embedded", "redis"}));
+  o.redis = app.add_option("--redis", f.request.selection.redis, "Redis HOST:PORT of the redis catalog");
   app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry (default now)");
   app.add_option("--max-payload-bytes", f.request.max_payload_bytes,
                  "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+  return o;
+}
+
+// Source flags that would be ignored are usage errors (exit 2): --snapshot-dir is one snapshot
+// directory, read without a store's cluster level, snapshot choice or catalog; --redis is read
+// only by the redis catalog.
+Status check_source_flags(const SourceOptions& o, const Flags& f) {
+  if (o.snapshot_dir->count() > 0) {
+    const std::string ignored = mq::tools::first_given({o.cluster_id, o.snapshot, o.catalog, o.redis});
+    if (!ignored.empty()) {
+      return Status::invalid_argument(ignored +
+                                      " does not apply to --snapshot-dir, which reads that one snapshot directory");
+    }
+  }
+  if (o.redis->count() > 0 && f.request.selection.catalog != "redis") {
+    return Status::invalid_argument("--redis is read only with --catalog redis (the catalog is embedded by default)");
+  }
+  return {};
 }
 
 }  // namespace
@@ -66,7 +96,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1, 1);
   app.fallthrough(true);
   Flags f;
-  add_source_flags(app, f);
+  const SourceOptions source = add_source_flags(app, f);
   mq::tools::add_common_flags(app, f.common, {"text", "json", "ndjson"});
   app.add_subcommand("summary", "Snapshot id, files, objects and replicas by type x status, tenants, segments, tasks");
   auto* tenants = app.add_subcommand("tenants", "Per tenant objects, bytes by replica type, charge, biggest objects");
@@ -103,6 +133,7 @@ int main(int argc, char** argv) {
   if (!f.request.selection.snapshot_dir.empty() && !f.request.selection.store_dir.empty()) {
     return mq::tools::fail(k_tool, Status::invalid_argument("--store and --snapshot-dir exclude each other"));
   }
+  if (auto s = check_source_flags(source, f); !s.ok()) return mq::tools::fail(k_tool, s);
   auto when = mq::tools::parse_restore_time(f.restore_time);
   if (!when.ok()) return mq::tools::fail(k_tool, when.status());
   auto& request = f.request;

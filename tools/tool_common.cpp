@@ -176,4 +176,11 @@ bool appears(int argc, char** argv, const std::string& name) {
   return false;
 }
 
+std::string first_given(const std::vector<const CLI::Option*>& options) {
+  for (const CLI::Option* option : options) {
+    if (option != nullptr && option->count() > 0) return option->get_name();
+  }
+  return {};
+}
+
 }  // namespace moonquota::tools

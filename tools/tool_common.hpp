@@ -84,4 +84,7 @@ CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::
 // True when `name` (or `name=...`) appears among the arguments, with or without a value.
 [[nodiscard]] bool appears(int argc, char** argv, const std::string& name);
 
+// The first of `options` given on the command line (its name), or "" when none is.
+[[nodiscard]] std::string first_given(const std::vector<const CLI::Option*>& options);
+
 }  // namespace moonquota::tools

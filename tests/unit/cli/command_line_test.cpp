@@ -131,10 +131,72 @@ TEST(CommandLine, PromParseErrorWritesTheFailureTextfileWhenOutputWasParsed) {
   EXPECT_NE(text.find("moonquota_reconcile_exit_code 2"), std::string::npos) << text;
   EXPECT_NE(text.find("--bogus"), std::string::npos) << text;
 
+  // A post-parse usage error (a flag that would be ignored) writes it too.
+  const auto out2 = dir.path() / "ignored.prom";
+  auto ignored =
+      run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output", out2.string(), "--retries", "2"}));
+  EXPECT_EQ(ignored.exit_code, 2) << ignored.err;
+  EXPECT_NE(slurp(out2).find("moonquota_reconcile_exit_code 2"), std::string::npos);
+
   // --output without its path: no file named after the next argument, nothing written.
   auto no_path = run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output"}));
   EXPECT_EQ(no_path.exit_code, 2);
   EXPECT_EQ(no_path.out, "");
+}
+
+// --- item 17: flags that would be ignored are usage errors ---------------------------------------
+
+struct IgnoredFlag {
+  std::string tool;
+  std::vector<std::string> args;
+  std::string flag;
+};
+
+TEST(CommandLine, IgnoredFlagsAreUsageErrorsNamingTheFlag) {
+  TempDir dir;
+  const std::string store = source_path("snapshots/sample/store");
+  const std::string oplog = source_path("testdata/oplog/worked-batch.jsonl");
+  const std::string db = (dir.path() / "db").string();
+  const auto snap_dir =
+      source_path("snapshots/sample/store/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123");
+  const std::vector<IgnoredFlag> cases = {
+      {"quota-rebuild", {"--store", store, "--redis", "127.0.0.1:1"}, "--redis"},
+      {"quota-reconcile", reconcile_saved({"--redis", "127.0.0.1:1"}), "--redis"},
+      {"snapshot-inspect", {"summary", "--store", store, "--redis", "127.0.0.1:1"}, "--redis"},
+      {"quota-rebuild", {"--snapshot-dir", snap_dir, "--catalog", "embedded"}, "--catalog"},
+      {"snapshot-inspect", {"summary", "--snapshot-dir", snap_dir, "--cluster-id", "x"}, "--cluster-id"},
+      {"snapshot-inspect", {"summary", "--snapshot-dir", snap_dir, "--snapshot", "latest"}, "--snapshot"},
+      {"oplog-inspect",
+       {"verify", "--oplog-file", oplog, "--cluster-id", "prod-a", "--from-batch", "7"},
+       "--from-batch"},
+      {"oplog-inspect", {"summary", "--oplog-file", oplog, "--cluster-id", "prod-a", "--tenant", "t"}, "--tenant"},
+      {"quota-reconcile",
+       with(testing::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "--sampled-at", "1"}),
+       "--sampled-at"},
+      {"quota-reconcile", reconcile_saved({"--no-metrics"}), "--no-metrics"},
+      {"quota-reconcile", reconcile_saved({"--retries", "2"}), "--retries"},
+      {"quota-reconcile", reconcile_saved({"--interval-ms", "5"}), "--interval-ms"},
+      {"quota-reconcile", reconcile_saved({"--retry-backoff-ms", "5"}), "--retry-backoff-ms"},
+      {"quota-reconcile", reconcile_saved({"--persistence-runs", "2"}), "--persistence-runs"},
+      {"quota-reconcile", reconcile_saved({"--format", "json", "--color", "always"}), "--color"},
+      {"quota-reconcile", {"--store", store, "history", "--db", db}, "--store"},
+      {"snapshot-forge",
+       {"--oplog-type-literal", "--out", (dir.path() / "f1").string(), source_path("snapshots/sample/scenario.json")},
+       "--oplog-type-literal"},
+      {"snapshot-forge",
+       {"--large", "10", "--oplog-export", (dir.path() / "x.jsonl").string(), "--out", (dir.path() / "f2").string()},
+       "--oplog-export"},
+  };
+  for (const auto& c : cases) {
+    auto run = run_tool(c.tool, c.args);
+    EXPECT_EQ(run.exit_code, 2) << c.tool << " " << c.flag << ": " << run.err << run.out.substr(0, 200);
+    EXPECT_EQ(run.err.rfind(c.tool + ": ", 0), 0U) << run.err;
+    EXPECT_NE(run.err.find(c.flag), std::string::npos) << c.tool << " " << c.flag << ": " << run.err;
+    EXPECT_EQ(lines(run.err), 1U) << run.err;
+    EXPECT_EQ(run.out, "") << c.tool << " " << c.flag;
+  }
+  EXPECT_FALSE(std::filesystem::exists(db)) << "history with an audit flag must not open the store";
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "f2")) << "the refused forge run wrote nothing";
 }
 
 }  // namespace
