@@ -56,22 +56,20 @@ LiveOptions add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
       "--no-metrics", [&live] { live.use_metrics = false; }, "Do not fetch /metrics (list only; --master only)");
   app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")
       ->check(CLI::Range(1u, 1000u));
-  o.interval =
-      app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000; --master only)")
-          ->check(CLI::Range(0u, 3600000u));
-  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (default 2000)")
+  o.interval = app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms; --master only)")
+                   ->check(CLI::Range(0u, 3600000u));
+  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (ms)")
       ->check(CLI::Range(1u, 600000u));
-  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (default 5000)")
+  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (ms)")
       ->check(CLI::Range(1u, 600000u));
-  o.retries = app.add_option("--retries", live.retry.attempts,
-                             "Attempts per request in all, on failure or 503 (default 4; --master only)")
-                  ->check(CLI::Range(1u, 100u));
+  o.retries =
+      app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (--master only)")
+          ->check(CLI::Range(1u, 100u));
   o.backoff = app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms,
-                             "First backoff, doubled each retry (default 250; --master only)")
+                             "First backoff, doubled each retry (ms; --master only)")
                   ->check(CLI::Range(0u, 600000u));
-  o.max_backoff =
-      app.add_option("--retry-max-backoff-ms", live.retry.max_backoff_ms, "Backoff cap (default 4000; --master only)")
-          ->check(CLI::Range(0u, 600000u));
+  o.max_backoff = app.add_option("--retry-max-backoff-ms", live.retry.max_backoff_ms, "Backoff cap (ms; --master only)")
+                      ->check(CLI::Range(0u, 600000u));
   o.sampled_at = app.add_option("--sampled-at", live.sampled_at_ms,
                                 "Capture time of saved responses (ms since the epoch; not with --master)");
   return o;
@@ -162,7 +160,9 @@ mq::util::Status check_history_alone(const CLI::App& app) {
 
 int run(int argc, char** argv) {
   CLI::App app{"Audit a live Mooncake master's tenant quota charge against the table rebuilt from metadata"};
-  app.name(k_tool);
+  tools::setup_app(app, k_tool, "a tenant drifts (live charge outside --tolerance-bytes of the rebuilt table)",
+                   std::string(k_tool) +
+                       " --store STORE --policy policy.yaml --master http://127.0.0.1:9003 --samples 3 --format json");
   app.require_subcommand(0, 1);
   tools::CommonFlags common;
   tools::RebuildFlags metadata;
@@ -171,13 +171,13 @@ int run(int argc, char** argv) {
   std::string colour = "auto";
   tools::add_rebuild_flags(app, metadata);
   const LiveOptions live_options = add_live_flags(app, request.live);
-  app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance (default 0)");
+  app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance");
   app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
-  auto* persistence =
-      app.add_option("--persistence-runs", history.persistence_runs,
-                     "Consecutive same-sign runs outside tolerance that make a drift persistent (default 3)")
-          ->check(CLI::Range(1u, 1000u));
-  auto* colour_opt = app.add_option("--color", colour, "Colour the text report: auto (on a TTY), always, never")
+  auto* persistence = app.add_option("--persistence-runs", history.persistence_runs,
+                                     "Consecutive same-sign runs outside tolerance that make a drift persistent")
+                          ->check(CLI::Range(1u, 1000u));
+  auto* colour_opt = app.add_option("--color", colour,
+                                    "Colour the text report: auto (on a TTY, unless NO_COLOR is set), always, never")
                          ->check(CLI::IsMember({"auto", "always", "never"}));
   tools::add_common_flags(app, common, {"text", "json", "markdown", "prom", "html"});
 
@@ -189,7 +189,7 @@ int run(int argc, char** argv) {
   hist->add_option("--db", hist_flags.db, "History store directory")->required();
   hist->add_option("--tenant", tenant, "Only this tenant, one row per run");
   hist->add_option("--since", since, "Runs at or after: ms since the epoch, or an age like 24h, 7d");
-  hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent (default 3)")
+  hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent")
       ->check(CLI::Range(1u, 1000u));
   tools::add_common_flags(*hist, hist_common, {"text", "json", "html"});
 
@@ -229,7 +229,8 @@ int run(int argc, char** argv) {
   const auto* trend_table = trends ? &*trends : nullptr;
   const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
   mq::report::ReconcileRenderOptions options;
-  options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
+  options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1 &&
+                                               tools::colour_allowed_by_environment());
   options.run_at_ms = run_at_ms;
   options.exit_code = rc;
   const auto format = mq::tools::output_format(common);

@@ -8,20 +8,20 @@ namespace moonquota::tools {
 void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
   auto& r = f.request;
   auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest' (default)");
+  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id");
+  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest'");
   auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
   store->excludes(dir);
   dir->excludes("--snapshot")->excludes("--cluster-id");
   f.snapshot_dir = dir;
-  f.catalog = app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded (default) | redis")
+  f.catalog = app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded | redis")
                   ->check(CLI::IsMember({"embedded", "redis"}));
   f.redis = app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
   auto* policy_file = app.add_option("--policy", f.policy, "Tenant quota policy YAML (version 1)");
   app.add_option("--policy-etcd", f.policy_etcd, "Read the policy YAML from etcd HOST:PORT")->excludes(policy_file);
   auto* oplog_etcd = app.add_option("--oplog-etcd", r.oplog.etcd, "Read the OpLog from etcd HOST:PORT");
   app.add_option("--oplog-file", r.oplog.file, "Read the OpLog from an export file")->excludes(oplog_etcd);
-  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N");
+  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N")->default_str("none");
   app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
   app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
   app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")

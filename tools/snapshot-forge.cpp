@@ -38,7 +38,8 @@ mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::strin
 
 int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
-  app.name(k_tool);
+  mq::tools::setup_app(app, k_tool, "never (a writer: 0 or an error)",
+                       "snapshot-forge snapshots/sample/scenario.json --out /tmp/store");
   std::string scenario_path;
   std::string out_dir;
   bool force = false;
@@ -48,11 +49,11 @@ int run(int argc, char** argv) {
   app.add_option("--out", out_dir, "Output directory (the store's base directory)")->required();
   app.add_flag("--force", force, "Replace the snapshot store in a non-empty output directory");
   auto* large_opt = app.add_option("--large", large.objects, "Write a synthetic store of N objects instead");
-  app.add_option("--seed", large.seed, "Seed of the synthetic store (default 1)")->needs(large_opt);
-  app.add_option("--tenants", large.tenants, "Tenants of the synthetic store (default 8)")
+  app.add_option("--seed", large.seed, "Seed of the synthetic store")->needs(large_opt);
+  app.add_option("--tenants", large.tenants, "Tenants of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 256));
-  app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store (default 4)")
+  app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
   mq::tools::add_threads_option(app, common.threads);

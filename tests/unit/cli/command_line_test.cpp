@@ -199,5 +199,69 @@ TEST(CommandLine, IgnoredFlagsAreUsageErrorsNamingTheFlag) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "f2")) << "the refused forge run wrote nothing";
 }
 
+// --- item 20: --version, --help, NO_COLOR ----------------------------------------------------
+
+TEST(CommandLine, VersionNamesTheToolVersionAndUpstreamCommit) {
+  for (const auto& tool : k_tools) {
+    auto run = run_tool(tool, {"--version"});
+    EXPECT_EQ(run.exit_code, 0) << tool << ": " << run.err;
+    const std::regex line(tool + R"( [0-9]+\.[0-9]+\.[0-9]+ \(reads Mooncake formats of upstream commit 3b5a5941\)\n)");
+    EXPECT_TRUE(std::regex_match(run.out, line)) << tool << ": [" << run.out << "]";
+    EXPECT_EQ(run.err, "") << tool;
+  }
+}
+
+TEST(CommandLine, HelpShowsDefaultsExitCodesAndAnExample) {
+  for (const auto& tool : k_tools) {
+    auto run = run_tool(tool, {"--help"});
+    EXPECT_EQ(run.exit_code, 0) << tool;
+    EXPECT_NE(run.out.find("Exit codes:"), std::string::npos) << tool;
+    EXPECT_NE(run.out.find("  2  usage error"), std::string::npos) << tool;
+    EXPECT_NE(run.out.find("Example:\n  " + tool + " "), std::string::npos) << tool << run.out;
+    EXPECT_NE(run.out.find("--version"), std::string::npos) << tool;
+    EXPECT_NE(run.out.find("in [0 - 256]=0"), std::string::npos) << tool << ": the --threads default";
+  }
+  EXPECT_NE(run_tool("quota-reconcile", {"--help"}).out.find("=text"), std::string::npos) << "--format default";
+}
+
+TEST(CommandLine, SubcommandHelpShowsTheSharedFlags) {
+  for (const std::string command : {"summary", "objects", "verify", "diff", "dump"}) {
+    auto run = run_tool("snapshot-inspect", {command, "--help"});
+    EXPECT_EQ(run.exit_code, 0) << command;
+    for (const std::string flag :
+         {"--store", "--snapshot-dir", "--format", "--output", "--threads", "--restore-time"}) {
+      EXPECT_NE(run.out.find(flag), std::string::npos) << command << " help lacks " << flag << "\n" << run.out;
+    }
+    EXPECT_EQ(run.out.find("Exit codes:"), run.out.rfind("Exit codes:")) << command << ": exit codes shown once";
+    EXPECT_NE(run.out.find("Exit codes:"), std::string::npos) << command;
+  }
+}
+
+// Runs `command` under script(1), so stdout and stderr are a terminal; returns what it printed.
+std::string run_on_terminal(const std::string& command) {
+  const std::string shell = "script -qec '" + command + "' /dev/null 2>&1";
+  FILE* pipe = ::popen(shell.c_str(), "r");
+  if (pipe == nullptr) return {};
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
+  ::pclose(pipe);
+  return out;
+}
+
+TEST(CommandLine, NoColorTurnsOffTheColouredReportAndLogLevels) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) is not installed";
+  std::string command = std::string(MOONQUOTA_BINARY_DIR) + "/tools/quota-reconcile";
+  for (const auto& a : reconcile_saved({})) command += " " + a;
+  // On a terminal with colour allowed, the drift report and the drift warning are coloured...
+  const std::string coloured = run_on_terminal("env -u NO_COLOR " + command);
+  ASSERT_NE(coloured.find("drift"), std::string::npos) << coloured;
+  EXPECT_NE(coloured.find('\x1b'), std::string::npos) << "expected colour on a terminal";
+  // ... and with NO_COLOR set there is not one escape byte.
+  const std::string plain = run_on_terminal("env NO_COLOR=1 " + command);
+  ASSERT_NE(plain.find("drift"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos) << plain;
+}
+
 }  // namespace
 }  // namespace moonquota::cli
