@@ -13,7 +13,8 @@ using mq::util::Status;
 
 int main(int argc, char** argv) {
   CLI::App app{"Inspect a Mooncake HA OpLog: verify | summary | dump | export"};
-  app.name("oplog-inspect");
+  mq::tools::setup_app(app, "oplog-inspect", "verify: a rule is broken",
+                       "oplog-inspect verify --oplog-file testdata/oplog/worked-batch.jsonl --cluster-id prod-a");
   mq::tools::CommonFlags common;
   std::string command;
   std::string cluster_id = "mooncake_cluster";
@@ -24,11 +25,11 @@ int main(int argc, char** argv) {
   app.add_option("command", command, "verify | summary | dump | export")
       ->required()
       ->check(CLI::IsMember({"verify", "summary", "dump", "export"}));
-  app.add_option("--cluster-id", cluster_id, "Cluster id (default mooncake_cluster)");
+  app.add_option("--cluster-id", cluster_id, "Cluster id");
   auto* etcd = app.add_option("--oplog-etcd", oplog.etcd, "Read the OpLog from etcd HOST:PORT");
   app.add_option("--oplog-file", oplog.file, "Read the OpLog from an export file")->excludes(etcd);
-  auto* from = app.add_option("--from-batch", from_batch, "dump: first batch id");
-  auto* to = app.add_option("--to-batch", to_batch, "dump: last batch id");
+  auto* from = app.add_option("--from-batch", from_batch, "dump: first batch id")->default_str("first");
+  auto* to = app.add_option("--to-batch", to_batch, "dump: last batch id")->default_str("last");
   auto* tenant_opt = app.add_option("--tenant", tenant, "dump: only this tenant");
   auto* prefix_opt = app.add_option("--key-prefix", key_prefix, "dump: only keys with this prefix");
   mq::tools::add_common_flags(app, common, {"text", "json"});
@@ -37,6 +38,13 @@ int main(int argc, char** argv) {
   if (!oplog.given())
     return mq::tools::fail("oplog-inspect",
                            Status::invalid_argument("one of --oplog-etcd or --oplog-file is required"));
+  if (command != "dump") {
+    const std::string ignored = mq::tools::first_given({from, to, tenant_opt, prefix_opt});
+    if (!ignored.empty()) {
+      return mq::tools::fail(
+          "oplog-inspect", Status::invalid_argument(ignored + " filters dump only; " + command + " reads every entry"));
+    }
+  }
   if (from->count() > 0) filter.from_batch = from_batch;
   if (to->count() > 0) filter.to_batch = to_batch;
   if (tenant_opt->count() > 0) filter.tenant = tenant;

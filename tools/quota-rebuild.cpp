@@ -16,7 +16,10 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Predict the tenant quota account table a Mooncake master serves after restoring a snapshot store "
       "or after a hot-standby promotion (snapshot + OpLog tail)"};
-  app.name("quota-rebuild");
+  mq::tools::setup_app(app, "quota-rebuild",
+                       "the master would start with EMPTY metadata (every candidate rejected, or a failed promotion)",
+                       "quota-rebuild --store snapshots/genuine/s1_single_segment_basic/store "
+                       "--policy snapshots/genuine/s1_single_segment_basic/policy.yaml --format json");
   mq::tools::CommonFlags common;
   mq::tools::RebuildFlags flags;
   mq::tools::add_rebuild_flags(app, flags);

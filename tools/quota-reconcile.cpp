@@ -28,33 +28,69 @@ std::uint64_t now_ms() {
           .count());
 }
 
-// The metadata flags, exactly quota-rebuild's (same names, defaults and checks), filling a
-void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
-  auto* master = app.add_option("--master", live.master_urls,
-                                "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of "
-                                "an HA cell: a standby's 503 moves on to the next");
-  auto* json = app.add_option("--live-json", live.list_files,
-                              "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
-  auto* metrics = app.add_option("--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
-  master->excludes(json)->excludes(metrics);
+// The live-side options, kept to check which were given (a flag that would be ignored is exit 2).
+struct LiveOptions {
+  CLI::Option* master = nullptr;
+  CLI::Option* json = nullptr;
+  CLI::Option* metrics = nullptr;
+  CLI::Option* no_metrics = nullptr;
+  CLI::Option* interval = nullptr;
+  CLI::Option* retries = nullptr;
+  CLI::Option* backoff = nullptr;
+  CLI::Option* max_backoff = nullptr;
+  CLI::Option* sampled_at = nullptr;
+};
+
+LiveOptions add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
+  LiveOptions o;
+  o.master = tools::add_repeatable_option(app, "--master", live.master_urls,
+                                          "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the "
+                                          "replicas of an HA cell: a standby's 503 moves on to the next");
+  o.json = tools::add_repeatable_option(app, "--live-json", live.list_files,
+                                        "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each)");
+  o.metrics =
+      tools::add_repeatable_option(app, "--live-metrics", live.metrics_files, "Saved /metrics body (repeatable)");
+  o.master->excludes(o.json)->excludes(o.metrics);
   // A callback, not a negated bool flag: CLI11 shows a bool's default as "--no-metrics{false}".
-  app.add_flag_callback(
-      "--no-metrics", [&live] { live.use_metrics = false; }, "Do not fetch /metrics (list only)");
+  o.no_metrics = app.add_flag_callback(
+      "--no-metrics", [&live] { live.use_metrics = false; }, "Do not fetch /metrics (list only; --master only)");
   app.add_option("--samples", live.samples, "Samples to take (min = settled charge, max reported)")
       ->check(CLI::Range(1u, 1000u));
-  app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")
-      ->check(CLI::Range(0u, 3600000u));
-  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (default 2000)")
+  o.interval = app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms; --master only)")
+                   ->check(CLI::Range(0u, 3600000u));
+  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (ms)")
       ->check(CLI::Range(1u, 600000u));
-  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (default 5000)")
+  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (ms)")
       ->check(CLI::Range(1u, 600000u));
-  app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (default 4)")
-      ->check(CLI::Range(1u, 100u));
-  app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms, "First backoff, doubled each retry (default 250)")
-      ->check(CLI::Range(0u, 600000u));
-  app.add_option("--retry-max-backoff-ms", live.retry.max_backoff_ms, "Backoff cap (default 4000)")
-      ->check(CLI::Range(0u, 600000u));
-  app.add_option("--sampled-at", live.sampled_at_ms, "Capture time of saved responses (ms since the epoch)");
+  o.retries =
+      app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (--master only)")
+          ->check(CLI::Range(1u, 100u));
+  o.backoff = app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms,
+                             "First backoff, doubled each retry (ms; --master only)")
+                  ->check(CLI::Range(0u, 600000u));
+  o.max_backoff = app.add_option("--retry-max-backoff-ms", live.retry.max_backoff_ms, "Backoff cap (ms; --master only)")
+                      ->check(CLI::Range(0u, 600000u));
+  o.sampled_at = app.add_option("--sampled-at", live.sampled_at_ms,
+                                "Capture time of saved responses (ms since the epoch; not with --master)");
+  return o;
+}
+
+// Flags that one kind of live source would silently ignore are usage errors (exit 2).
+mq::util::Status check_live_flags(const LiveOptions& o) {
+  using mq::util::Status;
+  if (o.master->count() > 0 && o.sampled_at->count() > 0) {
+    return Status::invalid_argument("--sampled-at applies to saved responses: --master samples are timed as taken");
+  }
+  const bool saved = o.json->count() > 0 || o.metrics->count() > 0;
+  if (saved) {
+    const std::string ignored = tools::first_given({o.no_metrics, o.interval, o.retries, o.backoff, o.max_backoff});
+    if (!ignored.empty()) {
+      return Status::invalid_argument(ignored +
+                                      " applies to --master: saved responses (--live-json/--live-metrics) are read "
+                                      "as given, without requests");
+    }
+  }
+  return {};
 }
 
 // --model, and --restore-time, which implies the restore model (cli-contract.md).
@@ -96,19 +132,49 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
   return tools::k_exit_ok;
 }
 
+// With --format prom, a textfile that says the audit failed (exits 2-5), so alerts still fire.
+void write_prom_failure(const tools::CommonFlags& common, int rc, const std::string& message) {
+  if (common.format != "prom") return;
+  std::ostringstream text;
+  mq::report::render_reconcile_prom_failure(now_ms(), rc, message, text);
+  (void)tools::emit_report(common, text.str());
+}
+
 int report_failure(const tools::CommonFlags& common, const mq::util::Status& status) {
   const int rc = tools::fail(k_tool, status);
-  if (common.format == "prom") {  // a textfile that says the audit failed, so alerts still fire
-    std::ostringstream text;
-    mq::report::render_reconcile_prom_failure(now_ms(), rc, status.message(), text);
-    (void)tools::emit_report(common, text.str());
-  }
+  write_prom_failure(common, rc, status.message());
   return rc;
+}
+
+// A command-line parse error (exit 2, already printed): the prom failure textfile is written
+// when --format prom was parsed, to the --output path when that was parsed (stdout without
+// --output; nothing when --output is there but its path was not taken).
+void report_parse_failure(const CLI::App& app, int argc, char** argv, const std::string& message) {
+  tools::CommonFlags target;
+  target.format = tools::parsed_value(app, "--format").value_or("");
+  auto output = tools::parsed_value(app, "--output");
+  if (!output && tools::appears(argc, argv, "--output")) return;
+  target.output = output.value_or("");
+  write_prom_failure(target, tools::k_exit_usage, message);
+}
+
+// Options of the audit given with the history subcommand (which has its own flags): exit 2.
+mq::util::Status check_history_alone(const CLI::App& app) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() > 0) {
+      return mq::util::Status::invalid_argument(
+          option->get_name() + " is a flag of the audit, not of 'history': give history's own flags after it (" +
+          std::string(k_tool) + " history --db DIR [--tenant ID] [--since AGE] [--format F])");
+    }
+  }
+  return {};
 }
 
 int run(int argc, char** argv) {
   CLI::App app{"Audit a live Mooncake master's tenant quota charge against the table rebuilt from metadata"};
-  app.name(k_tool);
+  tools::setup_app(app, k_tool, "a tenant drifts (live charge outside --tolerance-bytes of the rebuilt table)",
+                   std::string(k_tool) +
+                       " --store STORE --policy policy.yaml --master http://127.0.0.1:9003 --samples 3 --format json");
   app.require_subcommand(0, 1);
   tools::CommonFlags common;
   tools::RebuildFlags metadata;
@@ -121,14 +187,15 @@ int run(int argc, char** argv) {
                  "Expected side: live (what a running master holds for the metadata; the default) | restore (what a "
                  "restore at --restore-time rebuilds; implied by --restore-time)")
       ->check(CLI::IsMember({"live", "restore"}));
-  add_live_flags(app, request.live);
-  app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance (default 0)");
+  const LiveOptions live_options = add_live_flags(app, request.live);
+  app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance");
   app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
-  app.add_option("--persistence-runs", history.persistence_runs,
-                 "Consecutive same-sign runs outside tolerance that make a drift persistent (default 3)")
-      ->check(CLI::Range(1u, 1000u));
-  app.add_option("--color", colour, "Colour the text report: auto (on a TTY), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  auto* persistence = app.add_option("--persistence-runs", history.persistence_runs,
+                                     "Consecutive same-sign runs outside tolerance that make a drift persistent")
+                          ->check(CLI::Range(1u, 1000u));
+  auto* colour_opt = app.add_option("--color", colour,
+                                    "Colour the text report: auto (on a TTY, unless NO_COLOR is set), always, never")
+                         ->check(CLI::IsMember({"auto", "always", "never"}));
   tools::add_common_flags(app, common, {"text", "json", "markdown", "prom", "html"});
 
   auto* hist = app.add_subcommand("history", "Show the recorded drift trend (needs --db)");
@@ -142,20 +209,33 @@ int run(int argc, char** argv) {
   std::string hist_model;
   hist->add_option("--model", hist_model, "Runs of this model: live | restore (default: the model of the newest run)")
       ->check(CLI::IsMember({"live", "restore"}));
-  hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent (default 3)")
+  hist->add_option("--persistence-runs", hist_flags.persistence_runs, "Consecutive runs for persistent")
       ->check(CLI::Range(1u, 1000u));
   tools::add_common_flags(*hist, hist_common, {"text", "json", "html"});
 
-  if (int rc = tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
+  std::string parse_error;
+  if (int rc = tools::parse_command_line(app, argc, argv, &parse_error); rc >= 0) {
+    if (rc == tools::k_exit_usage) report_parse_failure(app, argc, argv, parse_error);
+    return rc;
+  }
   if (hist->parsed()) {
+    if (auto s = check_history_alone(app); !s.ok()) return tools::fail(k_tool, s);
     tools::setup_logging(hist_common);
     return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since,
                        hist_model);
   }
   tools::setup_logging(common);
-  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
+  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return report_failure(common, s);
+  if (auto s = check_live_flags(live_options); !s.ok()) return report_failure(common, s);
+  if (persistence->count() > 0 && history.db.empty()) {
+    return report_failure(common, mq::util::Status::invalid_argument(
+                                      "--persistence-runs applies to the trend of --db: give --db DIR or drop it"));
+  }
+  if (colour_opt->count() > 0 && common.format != "text") {
+    return report_failure(common, mq::util::Status::invalid_argument("--color applies to --format text only"));
+  }
   auto charge_model = choose_model(model, app.get_option("--restore-time")->count() > 0);
-  if (!charge_model.ok()) return tools::fail(k_tool, charge_model.status());
+  if (!charge_model.ok()) return report_failure(common, charge_model.status());
   metadata.request.restore.charge_model = *charge_model;
   request.metadata = metadata.request;
 
@@ -173,7 +253,8 @@ int run(int argc, char** argv) {
   const auto* trend_table = trends ? &*trends : nullptr;
   const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
   mq::report::ReconcileRenderOptions options;
-  options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
+  options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1 &&
+                                               tools::colour_allowed_by_environment());
   options.run_at_ms = run_at_ms;
   options.exit_code = rc;
   const auto format = mq::tools::output_format(common);

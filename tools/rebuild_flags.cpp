@@ -8,19 +8,20 @@ namespace moonquota::tools {
 void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
   auto& r = f.request;
   auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest' (default)");
+  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id");
+  app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest'");
   auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
   store->excludes(dir);
   dir->excludes("--snapshot")->excludes("--cluster-id");
-  app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded (default) | redis")
-      ->check(CLI::IsMember({"embedded", "redis"}));
-  app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
+  f.snapshot_dir = dir;
+  f.catalog = app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded | redis")
+                  ->check(CLI::IsMember({"embedded", "redis"}));
+  f.redis = app.add_option("--redis", r.selection.redis, "Redis HOST:PORT of the redis catalog");
   auto* policy_file = app.add_option("--policy", f.policy, "Tenant quota policy YAML (version 1)");
   app.add_option("--policy-etcd", f.policy_etcd, "Read the policy YAML from etcd HOST:PORT")->excludes(policy_file);
   auto* oplog_etcd = app.add_option("--oplog-etcd", r.oplog.etcd, "Read the OpLog from etcd HOST:PORT");
   app.add_option("--oplog-file", r.oplog.file, "Read the OpLog from an export file")->excludes(oplog_etcd);
-  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N");
+  f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N")->default_str("none");
   app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
   app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
   app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")
@@ -45,6 +46,12 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
     }
   } else if (!r.oplog.given()) {
     return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  }
+  if (f.snapshot_dir->count() > 0 && (f.catalog->count() > 0 || f.redis->count() > 0)) {
+    return Status::invalid_argument("--snapshot-dir reads one snapshot directory, no catalog: drop --catalog/--redis");
+  }
+  if (f.redis->count() > 0 && r.selection.catalog != "redis") {
+    return Status::invalid_argument("--redis is read only with --catalog redis (the catalog is embedded by default)");
   }
   if (r.selection.catalog == "redis" && r.selection.redis.empty()) {
     return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");

@@ -21,6 +21,9 @@ struct RebuildFlags {
   std::string path;  // default: promote with an OpLog, else restore
   std::uint64_t until_seq = 0;
   CLI::Option* until = nullptr;
+  CLI::Option* snapshot_dir = nullptr;
+  CLI::Option* catalog = nullptr;
+  CLI::Option* redis = nullptr;
 };
 
 // --store --cluster-id --snapshot --snapshot-dir --catalog --redis --policy --policy-etcd
@@ -29,8 +32,8 @@ struct RebuildFlags {
 void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
 
 // The post-parse rules: path default and consistency, a source is required, Redis needs an
-// address, capacity default by path, restore time and capacity parsed, threads (0 = all cores).
-// Errors: invalid_argument (usage, exit 2).
+// address and --redis needs --catalog redis, --snapshot-dir takes no catalog, capacity default by path, restore time
+// and capacity parsed, threads (0 = all cores). Errors: invalid_argument (usage, exit 2).
 [[nodiscard]] util::Status finish_rebuild_flags(RebuildFlags& flags, unsigned threads);
 
 }  // namespace moonquota::tools

@@ -38,7 +38,8 @@ mq::util::Status write_oplog(const mq::forge::ForgedOpLog& log, const std::strin
 
 int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
-  app.name(k_tool);
+  mq::tools::setup_app(app, k_tool, "never (a writer: 0 or an error)",
+                       "snapshot-forge snapshots/sample/scenario.json --out /tmp/store");
   std::string scenario_path;
   std::string out_dir;
   bool force = false;
@@ -48,11 +49,11 @@ int run(int argc, char** argv) {
   app.add_option("--out", out_dir, "Output directory (the store's base directory)")->required();
   app.add_flag("--force", force, "Replace the snapshot store in a non-empty output directory");
   auto* large_opt = app.add_option("--large", large.objects, "Write a synthetic store of N objects instead");
-  app.add_option("--seed", large.seed, "Seed of the synthetic store (default 1)")->needs(large_opt);
-  app.add_option("--tenants", large.tenants, "Tenants of the synthetic store (default 8)")
+  app.add_option("--seed", large.seed, "Seed of the synthetic store")->needs(large_opt);
+  app.add_option("--tenants", large.tenants, "Tenants of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 256));
-  app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store (default 4)")
+  app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
   mq::tools::add_threads_option(app, common.threads);
@@ -60,13 +61,19 @@ int run(int argc, char** argv) {
   std::string oplog_export;
   std::string oplog_etcd;
   mq::forge::SyntheticOpLogOptions oplog_large;
+  // A flag that would be ignored is a usage error: --large writes no OpLog, and the synthetic
+  // OpLog's form and cluster id need --oplog-large.
   app.add_option("--oplog-export", oplog_export,
-                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)");
-  app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)");
+                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)")
+      ->excludes(large_opt);
+  app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)")
+      ->excludes(large_opt);
   auto* oplog_large_opt =
       app.add_option("--oplog-large", oplog_large.entries, "Write a synthetic OpLog of N entries (no snapshot)");
-  app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form");
-  app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog");
+  app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form")
+      ->needs(oplog_large_opt);
+  app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog")
+      ->needs(oplog_large_opt);
   oplog_large_opt->excludes(scenario_opt)->excludes(large_opt);
   scenario_opt->excludes(large_opt);
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;

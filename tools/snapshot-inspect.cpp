@@ -44,33 +44,63 @@ void end_progress(const Flags& flags) {
   if (flags.common.verbosity >= 0 && ::isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\r\033[K");
 }
 
-void add_source_flags(CLI::App& app, Flags& f) {
+// The source options, kept to check which were given together.
+struct SourceOptions {
+  CLI::Option* cluster_id = nullptr;
+  CLI::Option* snapshot = nullptr;
+  CLI::Option* snapshot_dir = nullptr;
+  CLI::Option* catalog = nullptr;
+  CLI::Option* redis = nullptr;
+};
+
+SourceOptions add_source_flags(CLI::App& app, Flags& f) {
+  SourceOptions o;
   app.add_option("--store", f.request.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id (default mooncake_cluster)");
-  app.add_option("--snapshot", f.request.selection.snapshot,
-                 "Snapshot id or 'latest' (default: the master's first candidate)");
-  app.add_option("--snapshot-dir", f.request.selection.snapshot_dir, "One snapshot directory instead of a store");
-  app.add_option("--catalog", f.request.selection.catalog, "Snapshot catalog: embedded (default) | redis")
-      ->check(CLI::IsMember({"embedded", "redis"}));
-  app.add_option("--redis", f.request.selection.redis, "Redis HOST:PORT of the redis catalog");
-  app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry (default now)");
+  o.cluster_id = app.add_option("--cluster-id", f.request.selection.cluster_id, "Cluster id");
+  o.snapshot = app.add_option("--snapshot", f.request.selection.snapshot,
+                              "Snapshot id or 'latest' (default: the master's first candidate)");
+  o.snapshot_dir =
+      app.add_option("--snapshot-dir", f.request.selection.snapshot_dir, "One snapshot directory instead of a store");
+  o.catalog = app.add_option("--catalog", f.request.selection.catalog, "Snapshot catalog: embedded | redis")
+                  ->check(CLI::IsMember({"embedded", "redis"}));
+  o.redis = app.add_option("--redis", f.request.selection.redis, "Redis HOST:PORT of the redis catalog");
+  app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
   app.add_option("--max-payload-bytes", f.request.max_payload_bytes,
                  "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+  return o;
+}
+
+// Source flags that would be ignored are usage errors (exit 2): --snapshot-dir is one snapshot
+// directory, read without a store's cluster level, snapshot choice or catalog; --redis is read
+// only by the redis catalog.
+Status check_source_flags(const SourceOptions& o, const Flags& f) {
+  if (o.snapshot_dir->count() > 0) {
+    const std::string ignored = mq::tools::first_given({o.cluster_id, o.snapshot, o.catalog, o.redis});
+    if (!ignored.empty()) {
+      return Status::invalid_argument(ignored +
+                                      " does not apply to --snapshot-dir, which reads that one snapshot directory");
+    }
+  }
+  if (o.redis->count() > 0 && f.request.selection.catalog != "redis") {
+    return Status::invalid_argument("--redis is read only with --catalog redis (the catalog is embedded by default)");
+  }
+  return {};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Offline inspection, verification and diff of Mooncake master snapshot stores"};
-  app.name(k_tool);
+  mq::tools::setup_app(app, k_tool, "verify: an error finding; diff: the snapshots differ",
+                       "snapshot-inspect summary --store snapshots/sample/store");
   app.require_subcommand(1, 1);
   app.fallthrough(true);
   Flags f;
-  add_source_flags(app, f);
+  const SourceOptions source = add_source_flags(app, f);
   mq::tools::add_common_flags(app, f.common, {"text", "json", "ndjson"});
   app.add_subcommand("summary", "Snapshot id, files, objects and replicas by type x status, tenants, segments, tasks");
   auto* tenants = app.add_subcommand("tenants", "Per tenant objects, bytes by replica type, charge, biggest objects");
-  tenants->add_option("--biggest", f.request.biggest, "Biggest objects shown per tenant (default 3)");
+  tenants->add_option("--biggest", f.request.biggest, "Biggest objects shown per tenant");
   auto* objects = app.add_subcommand("objects", "List objects (NDJSON for piping)");
   objects->add_option("--tenant", f.request.filter.tenant, "Only this tenant");
   objects->add_option("--key-prefix", f.request.filter.key_prefix, "Only keys starting with this");
@@ -80,29 +110,29 @@ int main(int argc, char** argv) {
                       "Some replica with this status (COMPLETE, PROCESSING, ..., N)");
   objects->add_option("--min-size", f.request.filter.min_size, "Only objects of at least this size");
   objects->add_option("--group", f.request.filter.group, "Only this group id (\"\" = ungrouped)");
-  objects->add_option("--limit", f.request.limit, "Stop after N objects (default: all)");
+  objects->add_option("--limit", f.request.limit, "Stop after N objects")->default_str("all");
   auto* top = app.add_subcommand("top", "The N largest objects or tenants (bounded memory)");
-  top->add_option("what", f.request.top_what, "objects (default) | tenants")
-      ->check(CLI::IsMember({"objects", "tenants"}));
-  top->add_option("--by", f.request.top_by, "size (default) | charge")->check(CLI::IsMember({"size", "charge"}));
-  top->add_option("-n", f.request.top_n, "How many (default 10)");
+  top->add_option("what", f.request.top_what, "objects | tenants")->check(CLI::IsMember({"objects", "tenants"}));
+  top->add_option("--by", f.request.top_by, "size | charge")->check(CLI::IsMember({"size", "charge"}));
+  top->add_option("-n", f.request.top_n, "How many");
   app.add_subcommand("segments", "Mounted segments: capacity, status, client, allocator totals");
   app.add_subcommand("tasks", "Tasks of the task manager");
   auto* verify = app.add_subcommand("verify", "Every master rule plus deeper consistency checks; exit 1 on errors");
-  verify->add_option("--max-findings", f.request.max_findings,
-                     "Findings listed per rule (default 1000; counts are complete)");
+  verify->add_option("--max-findings", f.request.max_findings, "Findings listed per rule (counts are complete)");
   verify->add_option("--temp-dir", f.request.temp_dir,
                      "Directory for the unlinked file of spilled replica ids (default $TMPDIR, else /tmp)");
   auto* diff = app.add_subcommand("diff", "Compare two snapshots shard by shard; exit 1 when they differ");
   diff->add_option("ids", f.request.ids, "ID_A ID_B (one store) or [ID_A [ID_B]] with --other-store");
   diff->add_option("--other-store", f.request.other_store, "Store of snapshot B");
-  diff->add_option("--limit", f.request.limit, "Changes kept in --format json / shown in text (default: all)");
+  diff->add_option("--limit", f.request.limit, "Changes kept in --format json / shown in text")->default_str("all");
   app.add_subcommand("dump", "The whole snapshot as lossless JSON or NDJSON");
+  mq::tools::show_shared_flags_in_subcommand_help(app);
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(f.common);
   if (!f.request.selection.snapshot_dir.empty() && !f.request.selection.store_dir.empty()) {
     return mq::tools::fail(k_tool, Status::invalid_argument("--store and --snapshot-dir exclude each other"));
   }
+  if (auto s = check_source_flags(source, f); !s.ok()) return mq::tools::fail(k_tool, s);
   auto when = mq::tools::parse_restore_time(f.restore_time);
   if (!when.ok()) return mq::tools::fail(k_tool, when.status());
   auto& request = f.request;

@@ -1,10 +1,12 @@
 #include "tool_common.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include "util/thread_pool.hpp"
@@ -41,7 +43,7 @@ void add_verbosity_flags(CLI::App& app, CommonFlags& flags) {
 }
 
 void add_threads_option(CLI::App& app, unsigned& threads) {
-  app.add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0u, k_max_threads));
+  app.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::Range(0u, k_max_threads));
 }
 
 void add_common_flags(CLI::App& app, CommonFlags& flags, const std::vector<std::string>& formats) {
@@ -56,7 +58,9 @@ report::OutputFormat output_format(const CommonFlags& flags) {
 }
 
 void setup_logging(const CommonFlags& flags) {
-  auto logger = spdlog::stderr_color_mt("moonquota");
+  // spdlog colours the level on a terminal; NO_COLOR asks for none.
+  auto logger =
+      colour_allowed_by_environment() ? spdlog::stderr_color_mt("moonquota") : spdlog::stderr_logger_mt("moonquota");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("%^%l%$: %v");
   spdlog::level::level_enum level = spdlog::level::warn;
@@ -100,14 +104,127 @@ util::Result<std::uint64_t> parse_restore_time(const std::string& text) {
   return ms;
 }
 
-int parse_command_line(CLI::App& app, int argc, char** argv) {
+namespace {
+
+// CLI11 messages are one line except a few (lists of choices): one line, parts joined by "; ".
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      if (!out.empty() && out.back() != ' ') out += "; ";
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == ';')) out.pop_back();
+  return out;
+}
+
+constexpr const char* k_exit_codes_help =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  the tool ran and found something: %s\n"
+    "  2  usage error: one line on stderr, \"<tool>: <message>\" (bad, missing, empty or ignored flag)\n"
+    "  3  bad input: a store, snapshot, OpLog, policy or saved response that cannot be used\n"
+    "  4  a service could not be used: etcd, Redis or the master, after bounded retries\n"
+    "  5  internal error (a bug)\n";
+
+}  // namespace
+
+std::string version_line(const std::string& tool) {
+  return tool + " " + MOONQUOTA_VERSION + " (reads Mooncake formats of upstream commit " + k_upstream_commit + ")";
+}
+
+void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example) {
+  app.name(tool);
+  app.option_defaults()->always_capture_default();
+  app.set_version_flag("--version", version_line(tool),
+                       "Print the version and the upstream Mooncake commit whose formats it reads");
+  std::string codes = k_exit_codes_help;
+  codes.replace(codes.find("%s"), 2, found);
+  app.footer(codes + "Example:\n  " + example + "\n");
+}
+
+void show_shared_flags_in_subcommand_help(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    sub->footer([&app] {
+      std::string shared;
+      if (auto formatter = std::dynamic_pointer_cast<CLI::Formatter>(app.get_formatter())) {
+        shared = formatter->make_groups(&app, CLI::AppFormatMode::Normal);
+      }
+      return "Shared flags of " + app.get_name() + " (before or after the command):" + shared;
+    });
+  }
+}
+
+CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::vector<std::string>& values,
+                                   const std::string& description) {
+  CLI::Validator one_value(
+      [](std::string& value) -> std::string {
+        if (value.empty()) return "value must not be empty";
+        if (value.size() > 1 && value.front() == '-') {
+          return "value '" + value + "' looks like a flag (give one value per occurrence)";
+        }
+        return {};
+      },
+      "");
+  return app.add_option(name, values, description)->allow_extra_args(false)->check(one_value);
+}
+
+bool colour_allowed_by_environment() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  return no_colour == nullptr || *no_colour == '\0';
+}
+
+int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error) {
+  // CLI11 reads "--name=" (nothing after '=') as "--name" and takes the next argument as its
+  // value, swallowing a flag: it is "--name" with the empty value, as `--name ""` is.
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i > 0 && arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
+      args.push_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+    } else {
+      args.push_back(arg);
+    }
+  }
+  std::vector<char*> pointers;
+  for (auto& arg : args) pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), pointers.data());
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? k_exit_ok : k_exit_usage;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help, --help-all, --version
+      return app.exit(e) == 0 ? k_exit_ok : k_exit_usage;
+    }
+    const std::string message = one_line(e.what());
+    std::cerr << app.get_name() << ": " << message << "\n";
+    if (error != nullptr) *error = message;
+    return k_exit_usage;
   }
   return -1;
+}
+
+std::optional<std::string> parsed_value(const CLI::App& app, const std::string& name) {
+  const CLI::Option* option = app.get_option_no_throw(name);
+  if (option == nullptr || option->results().empty()) return std::nullopt;
+  return option->results().back();
+}
+
+bool appears(int argc, char** argv, const std::string& name) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == name || arg.rfind(name + "=", 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string first_given(const std::vector<const CLI::Option*>& options) {
+  for (const CLI::Option* option : options) {
+    if (option != nullptr && option->count() > 0) return option->get_name();
+  }
+  return {};
 }
 
 }  // namespace moonquota::tools

@@ -5,8 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
@@ -66,7 +68,43 @@ void setup_logging(const CommonFlags& flags);
 // "now" -> the current UTC ms; otherwise a decimal ms value.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
 
-// Runs CLI11 parsing; returns -1 to continue or the exit code to return (help: 0, errors: 2).
-[[nodiscard]] int parse_command_line(CLI::App& app, int argc, char** argv);
+// The upstream Mooncake commit whose formats the tools read and model.
+inline constexpr const char* k_upstream_commit = "3b5a5941";
+
+// "<tool> <version> (reads Mooncake formats of upstream commit 3b5a5941)"; the version is the
+// CMake project version (MOONQUOTA_VERSION, a compile definition of tools/CMakeLists.txt).
+[[nodiscard]] std::string version_line(const std::string& tool);
+
+// Call first, before any option is added: names the app, adds --version, shows every option's
+// default in --help, and ends --help with the exit codes (`found`: what exit 1 means for this
+// tool) and `example` (one command line).
+void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example);
+
+// Ends the --help of each of the app's subcommands with the app's own (shared) options, which
+// are given before or after the subcommand (the exit codes and example follow, as in the app's
+// help: a subcommand inherits its footer). Call after every option and subcommand is added.
+void show_shared_flags_in_subcommand_help(CLI::App& app);
+
+// A repeatable option: exactly one value per occurrence (`--master A extra` is a usage error, not
+// two values), never empty and never flag-like (starting with '-', other than "-" itself).
+CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::vector<std::string>& values,
+                                   const std::string& description);
+
+// True when colour is allowed by the environment: NO_COLOR (https://no-color.org) unset or empty.
+[[nodiscard]] bool colour_allowed_by_environment();
+
+// Runs CLI11 parsing; returns -1 to continue or the exit code to return (help, --version: 0,
+// errors: 2). A parse error is one line on stderr, "<tool>: <message>", also stored in *error.
+[[nodiscard]] int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error = nullptr);
+
+// The value an option was given on the command line so far, also after a parse error (CLI11
+// keeps the values it consumed): the last one, or nullopt when it took none.
+[[nodiscard]] std::optional<std::string> parsed_value(const CLI::App& app, const std::string& name);
+
+// True when `name` (or `name=...`) appears among the arguments, with or without a value.
+[[nodiscard]] bool appears(int argc, char** argv, const std::string& name);
+
+// The first of `options` given on the command line (its name), or "" when none is.
+[[nodiscard]] std::string first_given(const std::vector<const CLI::Option*>& options);
 
 }  // namespace moonquota::tools

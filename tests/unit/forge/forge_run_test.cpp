@@ -111,11 +111,11 @@ TEST(RunForge, TooManyThreadsIsRefusedBeforeAnythingIsWritten) {
   EXPECT_FALSE(fs::exists(request.out_dir));
 }
 
-// The first stderr line that mentions `flag`.
+// The first stderr line that mentions `flag`, from the flag on (after the "<tool>: " prefix).
 std::string line_naming(const std::string& err, const std::string& flag) {
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);) {
-    if (line.find(flag) != std::string::npos) return line;
+    if (const auto at = line.find(flag); at != std::string::npos) return line.substr(at);
   }
   return "";
 }
