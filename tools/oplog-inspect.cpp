@@ -1,6 +1,7 @@
 // oplog-inspect: offline inspection of a Mooncake HA OpLog (etcd or an export file).
 //   verify  every auditor rule; exit 1 when not ok
-//   summary sequence range, batches, entries per op type and tenant, the replayed state
+//   summary sequence range, batches, entries per op type and tenant, the replayed state; exit 1
+//           when the replay from sequence 1 fails or the promotion validation refuses its state
 //   dump    one JSON object per entry with its decoded payload (--from-batch/--to-batch/--tenant/--key-prefix)
 //   export  the keys under /oplog/<cluster_id>/ as export lines
 #include "inspect/oplog_inspect.hpp"
@@ -62,7 +63,10 @@ int main(int argc, char** argv) {
       return {};
     }
     if (command == "summary") {
-      mq::report::render_oplog_summary(mq::inspect::summarize_oplog(*keys), format, out);
+      auto summary = mq::inspect::summarize_oplog(*keys);
+      mq::report::render_oplog_summary(summary, format, out);
+      // A failed replay, or a state the promotion validation refuses, is not ok (as in quota-rebuild).
+      rc = summary.promotion_checked && summary.state.ok ? mq::tools::k_exit_ok : mq::tools::k_exit_found;
       return {};
     }
     if (command == "dump") {

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
 
   auto result = mq::quota::run_rebuild(request);
   if (!result.ok()) return mq::tools::fail("quota-rebuild", result.status());
+  for (const auto& w : result->policy_warnings) spdlog::warn("policy: {}", w);  // also in the report
   const auto format = mq::tools::output_format(common);
   auto written = mq::tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_rebuild(*result, format, out);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "util/text_encoding.hpp"
 #include "util/thread_pool.hpp"
 
 namespace moonquota::tools {
@@ -70,7 +71,23 @@ void setup_logging(const CommonFlags& flags) {
   spdlog::set_level(level);
 }
 
-util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out) { return out.open(flags.output); }
+namespace {
+
+// Names on stderr the temporaries of a killed earlier run that open() removed or left alone.
+void report_stale_temporaries(const util::AtomicOutputStream& out) {
+  for (const auto& path : out.stale_removed())
+    spdlog::warn("removed a temporary file left by a killed earlier run: {}", util::printable(path));
+  for (const auto& what : out.stale_kept())
+    spdlog::warn("a temporary file of the output may be left by a killed run: {}", util::printable(what));
+}
+
+}  // namespace
+
+util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out) {
+  auto status = out.open(flags.output);
+  report_stale_temporaries(out);
+  return status;
+}
 
 int finish_report(const std::string& tool, util::AtomicOutputStream& out, int code) {
   if (auto s = out.commit(); !s.ok()) return fail(tool, s);
@@ -79,7 +96,7 @@ int finish_report(const std::string& tool, util::AtomicOutputStream& out, int co
 
 util::Status emit_report(const CommonFlags& flags, const std::function<util::Status(std::ostream&)>& write) {
   util::AtomicOutputStream out;
-  MQ_RETURN_IF_ERROR(out.open(flags.output));
+  MQ_RETURN_IF_ERROR(open_report(flags, out));
   MQ_RETURN_IF_ERROR(write(out.stream()));
   return out.commit();
 }

@@ -191,7 +191,11 @@ util::Result<std::uint64_t> SegmentChains::write_segments_payload(const std::str
       const ssize_t n =
           ::pread(m_spill_fd, chunk.data() + done, chunk.size() - done, static_cast<off_t>(s.spill_offset + done));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return util::Status::io_error("cannot read '" + m_spill_path + "'");
+      if (n <= 0) {
+        return util::Status::io_error("cannot read '" + m_spill_path + "' at byte offset " +
+                                      std::to_string(s.spill_offset + done) + ": " +
+                                      (n < 0 ? std::strerror(errno) : "the file is shorter than what was written"));
+      }
       done += static_cast<std::size_t>(n);
     }
     MQ_RETURN_IF_ERROR(file->write(chunk));

@@ -54,7 +54,10 @@ util::Status pread_all(int fd, void* data, std::size_t bytes, std::uint64_t offs
   while (bytes > 0) {
     const ssize_t n = ::pread(fd, p, bytes, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return util::Status::io_error("cannot read the shard index");
+    if (n <= 0) {
+      return util::Status::io_error("cannot read the shard index at byte offset " + std::to_string(offset) + ": " +
+                                    (n < 0 ? std::strerror(errno) : "the file is shorter than what was written"));
+    }
     p += n;
     bytes -= static_cast<std::size_t>(n);
     offset += static_cast<std::uint64_t>(n);

@@ -3,6 +3,8 @@
 #include "forge/scenario.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <set>
@@ -233,8 +235,27 @@ std::string master_disk_path(std::string_view root_fs_dir, std::string_view clus
 }
 
 util::Result<Scenario> parse_scenario(std::string_view json_text) {
-  nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return util::Status::corruption("$: not valid JSON");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte: 1-based index of the byte where parsing failed (past the end for a truncated text).
+    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, json_text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+      if (json_text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string reason = e.what();  // "[json.exception.parse_error.101] parse error at line L, column C: why"
+    const std::size_t colon = reason.find(": ", reason.find("parse error"));
+    if (colon != std::string::npos) reason = reason.substr(colon + 2);
+    return util::Status::corruption("line " + std::to_string(line) + " column " + std::to_string(column) +
+                                    " (byte offset " + std::to_string(at) + "): not valid JSON: " + reason);
+  }
   const JsonAt root(doc, "$");
   MQ_RETURN_IF_ERROR(root.expect_object({"cluster_id", "root_fs_dir", "snapshots", "comment", "oplog"}));
   Scenario scenario;
@@ -256,10 +277,10 @@ util::Result<Scenario> parse_scenario(std::string_view json_text) {
 
 util::Result<Scenario> load_scenario(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return util::Status::io_error("cannot open scenario '" + path + "'");
+  if (!in) return util::Status::io_error("cannot open scenario '" + path + "': " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) return util::Status::io_error("cannot read scenario '" + path + "'");
+  if (in.bad()) return util::Status::io_error("cannot read scenario '" + path + "': " + std::strerror(errno));
   auto scenario = parse_scenario(text.str());
   if (!scenario.ok()) return scenario.status().with_context(path);
   return scenario;

@@ -162,7 +162,13 @@ void MetadataScanner::worker_loop(unsigned worker) {
         m_info.decompressed_shard_bytes += raw.size();
       }
       s = m_handler(worker, job.shard, job.sequence, raw.view());
-      if (!s.ok()) s = s.with_context("metadata");
+      if (!s.ok()) {
+        // Name the blob's place in the file: "metadata: shard N (BIN at byte offset M): ...".
+        const std::string own = "shard " + std::to_string(job.shard) + ": ";
+        std::string message = s.message();
+        if (message.rfind(own, 0) == 0) message.erase(0, own.size());
+        s = Status(s.code(), shard_blob_context(job.shard, job.file_offset) + ": " + message);
+      }
     }
     std::lock_guard lock(m_mutex);
     if (!s.ok()) m_errors.emplace(job.sequence, std::move(s));

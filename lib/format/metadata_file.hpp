@@ -62,7 +62,8 @@ struct MetadataFileInfo {
 // payload that ends early) is Status::corruption, "metadata: ..." naming the byte offset, shard or
 // entry. One of our own limits hit (max_shard_bytes, max_value_bytes) is Status::limit_exceeded
 // with the size and the limit, not a rejection. A failed read keeps the source's code (io_error,
-// unavailable). An error returned by `handler` keeps its code, prefixed "metadata: ".
+// unavailable). An error returned by `handler` keeps its code, prefixed "metadata: shard N (BIN at byte
+// offset M): " (a leading "shard N: " of its own message is dropped).
 [[nodiscard]] util::Result<MetadataFileInfo> scan_metadata(util::ByteSource& file, const SegmentTable& segments,
                                                            const MetadataScanOptions& options,
                                                            const ShardHandler& handler, model::Findings& findings);

@@ -6,7 +6,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <string>
@@ -191,7 +193,9 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
 
 util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file.is_open()) { return Status::refused(fmt::format("failed to open tenant quota policy file '{}'", path)); }
+  if (!file.is_open()) {
+    return Status::refused(fmt::format("failed to open tenant quota policy file '{}': {}", path, std::strerror(errno)));
+  }
 
   // Stop one chunk past the limit, so a huge file is never held in memory.
   std::string text;

@@ -81,6 +81,24 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
   }
 }
 
+// The form of an entry's payload when it decodes (as dump shows it); nothing for an entry
+// without a payload or one that does not decode.
+std::optional<format::PayloadForm> payload_form(const format::OpLogEntry& e) {
+  format::PayloadShape shape;
+  bool decoded = false;
+  switch (e.op_type) {
+    case format::op_type::put_end:
+      decoded = !e.payload.empty() && format::decode_metadata_payload(e.payload, &shape).ok();
+      break;
+    case format::op_type::segment_mount:
+    case format::op_type::segment_update: decoded = format::decode_segment_mount(e.payload, &shape).ok(); break;
+    case format::op_type::segment_unmount: decoded = format::decode_segment_unmount(e.payload, &shape).ok(); break;
+    default: break;
+  }
+  if (!decoded) return std::nullopt;
+  return shape.form;
+}
+
 }  // namespace
 
 OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
@@ -190,6 +208,14 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
                             "payloads in both the compact and the type-literal form: Primaries of different build "
                             "types wrote this log"});
   }
+  if (keys.kvs.empty() && !keys.other_clusters.empty()) {
+    out.other_clusters = keys.other_clusters;
+    std::string ids;
+    for (const auto& id : keys.other_clusters) ids += (ids.empty() ? "" : ", ") + id;
+    out.findings.push_back({Severity::error, keys.root,
+                            "no key under this cluster id, but the OpLog holds keys of cluster id(s) " + ids +
+                                " (pick one with --cluster-id)"});
+  }
   for (const auto& f : out.findings) {
     if (f.severity == Severity::error || is_leniency(f)) out.ok = false;
   }
@@ -218,18 +244,19 @@ OpLogSummary summarize_oplog(const source::OpLogKeySet& keys) {
       ++out.entries;
       ++out.entries_by_op[format::op_type::name(e.op_type)];
       ++out.entries_by_tenant[e.tenant_id];
+      if (auto form = payload_form(e))
+        ++(*form == format::PayloadForm::compact ? out.compact_payloads : out.literal_payloads);
     }
   }
   restore::StandbyStore store;
   auto replay = restore::replay_oplog(keys, store, 0, {});
   if (!replay.ok()) {
-    out.replay_error = replay.status().message();
-  } else {
-    out.replay_applied_seq = replay->applied_seq;
-    out.compact_payloads = replay->counters.compact_payloads;
-    out.literal_payloads = replay->counters.literal_payloads;
+    out.replay_error = replay.status().message();  // the state below is not validated
+    return out;
   }
+  out.replay_applied_seq = replay->applied_seq;
   out.state = restore::validate_promotion(store);
+  out.promotion_checked = true;
   return out;
 }
 

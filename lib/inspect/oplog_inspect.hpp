@@ -4,9 +4,11 @@
 //            prefix = last walked batch) plus our findings (non-canonical text, jsoncpp leniency,
 //            empty tenants, LEASE_RENEW/PUT_REVOKE, undecodable payloads, payload/entry
 //            inconsistencies, a multi-entry batch 1, writer start-up blockers). ok = no error and
-//            no leniency use.
-//   summary: sequence range, batches, entries per op type and per tenant, the segment registry and
-//            the objects after a replay from sequence 1.
+//            no leniency use. No key under the chosen cluster id while other cluster ids hold
+//            keys is an error naming them (a wrong --cluster-id, not an empty OpLog).
+//   summary: sequence range, batches, entries per op type and per tenant, payload forms of the
+//            decoded entries, the segment registry and the objects after a replay from sequence 1
+//            (not validated when the replay fails).
 //   dump:    every entry with its decoded payload, filtered.
 #pragma once
 
@@ -34,7 +36,9 @@ struct OpLogAudit {
   std::uint64_t entry_count = 0;
   std::vector<std::uint64_t> orphan_batches;
   std::map<std::string, std::uint64_t> key_classes;  // class name -> keys
-  model::Findings findings;                          // errors, warnings, info
+  // Set when no key is under the chosen cluster id while other cluster ids hold keys (an error).
+  std::vector<std::string> other_clusters;
+  model::Findings findings;  // errors, warnings, info
 };
 
 [[nodiscard]] OpLogAudit audit_oplog(const source::OpLogKeySet& keys);
@@ -48,11 +52,13 @@ struct OpLogSummary {
   std::uint64_t entries = 0;
   std::map<std::string, std::uint64_t> entries_by_op;
   std::map<std::string, std::uint64_t> entries_by_tenant;
+  // Payload forms of the decoded entries of every batch that decodes (what dump shows).
   std::uint64_t compact_payloads = 0;
   std::uint64_t literal_payloads = 0;
   // Replay from sequence 1 (no snapshot).
   std::string replay_error;  // empty: the replay reached the prefix
   std::uint64_t replay_applied_seq = 0;
+  bool promotion_checked = false;      // false when the replay failed: `state` is then empty
   restore::PromotionValidation state;  // objects, registry, non-COMPLETE replicas after replay
 };
 

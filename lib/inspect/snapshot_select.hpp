@@ -38,6 +38,10 @@ struct MasterVerdict {
   std::string rejection;                            // why the inspected snapshot is rejected
   std::vector<restore::CandidateAttempt> fallback;  // later candidates tried, in order
   std::optional<std::string> restored_id;           // none: the master starts EMPTY
+  // false when the metadata shards were not decoded before the verdict (objects and dump decide
+  // it from manifest, segments and task_manager, then check the shards while listing): without a
+  // rejection the verdict is then "not checked", never "restores".
+  bool metadata_checked = true;
 };
 
 // `rejection` is empty when the master accepts the inspected snapshot.

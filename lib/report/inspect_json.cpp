@@ -169,7 +169,7 @@ Json drops_json(const restore::DropCounts& d) {
 Json source_json(const inspect::SelectedSnapshot& sel, const restore::ScannedSnapshot& snap) {
   Json j;
   j["snapshot_id"] = sel.snapshot_id;
-  j["snapshot_dir"] = sel.snapshot_dir;
+  put_bytes(j, "snapshot_dir", sel.snapshot_dir);
   j["chosen_as"] = sel.from_catalog_latest ? "latest" : "explicit";
   j["candidates"] = sel.candidates;
   j["descriptor"] = descriptor_json(snap.descriptor);
@@ -177,9 +177,20 @@ Json source_json(const inspect::SelectedSnapshot& sel, const restore::ScannedSna
   return j;
 }
 
+Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap, const char* schema) {
+  Json j;
+  j["schema"] = schema;
+  j["source"] = source_json(ctx.selected, snap);
+  j["restore_time_ms"] = ctx.restore_time_ms;
+  j["master"] = master_json(ctx.verdict);
+  return j;
+}
+
 Json master_json(const inspect::MasterVerdict& v) {
   Json j;
-  j["restores_inspected"] = v.restores_inspected;
+  // null: not checked (no rejection so far, but the metadata shards were not decoded yet)
+  j["restores_inspected"] = v.restores_inspected && !v.metadata_checked ? Json(nullptr) : Json(v.restores_inspected);
+  if (!v.metadata_checked) j["metadata_checked"] = false;
   j["rejection"] = v.rejection.empty() ? Json(nullptr) : Json(v.rejection);
   Json fallback = Json::array();
   for (const auto& a : v.fallback) {
@@ -188,8 +199,9 @@ Json master_json(const inspect::MasterVerdict& v) {
     fallback.push_back(std::move(c));
   }
   j["fallback"] = std::move(fallback);
-  j["restored_snapshot_id"] = v.restored_id ? Json(*v.restored_id) : Json(nullptr);
-  j["starts_empty"] = !v.restored_id.has_value();
+  const bool unknown = v.restores_inspected && !v.metadata_checked;
+  j["restored_snapshot_id"] = v.restored_id && !unknown ? Json(*v.restored_id) : Json(nullptr);
+  j["starts_empty"] = unknown ? Json(nullptr) : Json(!v.restored_id.has_value());
   return j;
 }
 

@@ -38,6 +38,10 @@ void put_bytes(Json& j, const std::string& field, std::string_view bytes);
 [[nodiscard]] Json discarded_json(const model::DiscardedItem& item);
 [[nodiscard]] Json drops_json(const restore::DropCounts& dropped);
 [[nodiscard]] Json source_json(const inspect::SelectedSnapshot& selected, const restore::ScannedSnapshot& snapshot);
+// The header block every single-snapshot document starts with: schema, source, restore_time_ms,
+// master.
+[[nodiscard]] Json header_json(const InspectContext& context, const restore::ScannedSnapshot& snapshot,
+                               const char* schema);
 [[nodiscard]] Json master_json(const inspect::MasterVerdict& verdict);
 [[nodiscard]] Json finding_counts_json(const model::Findings& findings);
 

@@ -21,17 +21,16 @@ Json listed_object_json(const inspect::ListedObject& o) {
   return j;
 }
 
-void ObjectStreamWriter::begin(const InspectContext& ctx) {
+void ObjectStreamWriter::begin(const InspectContext& ctx, const restore::ScannedSnapshot& header) {
   if (m_format == OutputFormat::json) {
-    Json head;
-    head["schema"] = "snapshot-inspect-objects/1";
-    head["snapshot_id"] = ctx.selected.snapshot_id;
-    head["master"] = master_json(ctx.verdict);
+    Json head = header_json(ctx, header, "snapshot-inspect-objects/1");
+    head["snapshot_id"] = ctx.selected.snapshot_id;  // kept from the first version of the schema
     std::string text = dump_inspect_json(head, -1);
     text.pop_back();  // reopen the object to stream the array into it
     m_out << text << ",\"objects\":[\n";
   } else if (m_format == OutputFormat::text) {
     m_out << "snapshot " << ctx.selected.snapshot_id << "\n";
+    render_master_text(ctx.verdict, m_out);
     m_out << "shard  entry  tenant  key  size  replicas (type/status/location)\n";
   }
 }
@@ -61,21 +60,28 @@ void ObjectStreamWriter::write(const inspect::ListedObject& o) {
   ++m_written;
 }
 
-void ObjectStreamWriter::end(const InspectContext& /*context*/, const inspect::ListingResult& result) {
+void ObjectStreamWriter::end(const InspectContext& ctx, const inspect::ListingResult& result) {
+  // The listing decoded every shard unless --limit stopped it: the verdict left open is now known.
+  const bool open = ctx.verdict.restores_inspected && !ctx.verdict.metadata_checked;
+  const bool complete = !result.truncated && !result.snapshot.stopped_early;
   if (m_format == OutputFormat::json) {
     m_out << (m_written > 0 ? "\n" : "") << "],\"listed\":" << result.listed
-          << ",\"truncated\":" << (result.truncated ? "true" : "false") << "}\n";
+          << ",\"truncated\":" << (result.truncated ? "true" : "false");
+    if (open) m_out << ",\"metadata_checked\":" << (complete ? "true" : "false");
+    m_out << "}\n";
   } else if (m_format == OutputFormat::text) {
     m_out << result.listed << " objects listed" << (result.truncated ? " (--limit reached)" : "") << "\n";
+    if (open) {
+      m_out << (complete ? "master:      restores this snapshot (every metadata shard decoded)\n"
+                         : "master:      not checked: --limit stopped the listing before every metadata shard was "
+                           "read\n");
+    }
   }
 }
 
 void begin_dump(const InspectContext& ctx, const restore::ScannedSnapshot& snap, OutputFormat format,
                 std::ostream& out) {
-  Json head;
-  head["schema"] = "snapshot-inspect-dump/1";
-  head["source"] = source_json(ctx.selected, snap);
-  head["master"] = master_json(ctx.verdict);
+  Json head = header_json(ctx, snap, "snapshot-inspect-dump/1");
   head["files"] = files_json(snap);
   Json segments;
   if (snap.segments.allocator_type) segments["ma"] = *snap.segments.allocator_type;
@@ -137,10 +143,13 @@ void write_dump_object(const inspect::ListedObject& o, OutputFormat format, bool
 
 void end_dump(const inspect::ListingResult& result, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::ndjson) {
-    out << dump_inspect_json(Json{{"record", "end"}, {"value", {{"objects", result.listed}}}}, -1) << "\n";
+    out << dump_inspect_json(
+               Json{{"record", "end"}, {"value", {{"objects", result.listed}, {"metadata_checked", true}}}}, -1)
+        << "\n";
     return;
   }
-  out << (result.listed > 0 ? "\n" : "") << "],\"object_count\":" << result.listed << "}\n";
+  // Reaching the end means every metadata shard decoded (a shard the master rejects is exit 3).
+  out << (result.listed > 0 ? "\n" : "") << "],\"object_count\":" << result.listed << ",\"metadata_checked\":true}\n";
 }
 
 }  // namespace moonquota::report

@@ -18,7 +18,8 @@ class ObjectStreamWriter {
  public:
   ObjectStreamWriter(OutputFormat format, std::ostream& out) : m_format(format), m_out(out) {}
   // `objects`: text header and JSON opening; call before the first object.
-  void begin(const InspectContext& context);
+  // `header`: the snapshot read without its shards (source, descriptor, manifest).
+  void begin(const InspectContext& context, const restore::ScannedSnapshot& header);
   void write(const inspect::ListedObject& object);
   // Closes the listing: counts, the truncation flag and (JSON) the closing brackets.
   void end(const InspectContext& context, const inspect::ListingResult& result);

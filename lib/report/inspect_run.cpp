@@ -29,6 +29,20 @@ util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag,
   return Status::invalid_argument(std::string(flag) + " '" + text + "' is not a known name or a number");
 }
 
+// An error met while reading the selected snapshot names it: its id and, unless the message
+// already holds it, its directory (which holds the store path).
+Status naming_snapshot(const Status& status, const inspect::SelectedSnapshot& sel) {
+  if (status.ok()) return status;
+  const bool has_dir = !sel.snapshot_dir.empty() && status.message().find(sel.snapshot_dir) != std::string::npos;
+  return status.with_context("snapshot " + sel.snapshot_id + (has_dir ? std::string() : " in " + sel.snapshot_dir));
+}
+
+template <typename T>
+util::Result<T> naming_snapshot(util::Result<T> result, const inspect::SelectedSnapshot& sel) {
+  if (result.ok()) return result;
+  return naming_snapshot(result.status(), sel);
+}
+
 struct Prepared {
   InspectContext context;
   restore::ScanOptions scan;
@@ -50,6 +64,7 @@ util::Result<Prepared> prepare(const InspectRequest& request) {
 
 void decide_verdict(Prepared& p, const restore::ScannedSnapshot& snap) {
   p.context.verdict = inspect::master_verdict(p.context.selected, snap.master_rejection.value_or(""), p.restore);
+  p.context.verdict.metadata_checked = snap.shards_decoded && !snap.stopped_early;
 }
 
 util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, std::ostream& out) {
@@ -60,9 +75,10 @@ util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, st
   if (command == InspectCommand::segments || command == InspectCommand::tasks) {
     // Every shard is decoded although these reports do not list objects: the master's verdict
     // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
-    MQ_ASSIGN_OR_RETURN(
-        restore::ScannedSnapshot snap,
-        restore::scan_snapshot(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan, {}));
+    MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
+                        naming_snapshot(restore::scan_snapshot(p.context.selected.snapshot_dir,
+                                                               p.context.selected.snapshot_id, p.scan, {}),
+                                        p.context.selected));
     decide_verdict(p, snap);
     if (command == InspectCommand::segments) render_segments(p.context, snap, format, out);
     if (command == InspectCommand::tasks) render_tasks(p.context, snap, format, out);
@@ -72,9 +88,10 @@ util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, st
   stats.biggest_per_tenant = command == InspectCommand::tenants ? request.biggest : 0;
   stats.top_objects = command == InspectCommand::top && request.top_what == "objects" ? request.top_n : 0;
   stats.rank_by = by;
-  MQ_ASSIGN_OR_RETURN(inspect::StatsScan scan,
-                      inspect::scan_stats(p.context.selected.snapshot_dir, p.context.selected.snapshot_id, p.scan,
-                                          stats, request.threads));
+  MQ_ASSIGN_OR_RETURN(inspect::StatsScan scan, naming_snapshot(inspect::scan_stats(p.context.selected.snapshot_dir,
+                                                                                   p.context.selected.snapshot_id,
+                                                                                   p.scan, stats, request.threads),
+                                                               p.context.selected));
   decide_verdict(p, scan.snapshot);
   if (command == InspectCommand::summary)
     render_summary(p.context, scan, inspect::summarize_snapshot(scan), format, out);
@@ -98,28 +115,32 @@ util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, 
   header_options.decode_shards = false;
   header_options.keep_allocator_blobs = dump;
   const auto& sel = p.context.selected;
-  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
-                      restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(
+      restore::ScannedSnapshot header,
+      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
   decide_verdict(p, header);
   const auto format = request.format;
   p.scan.decode_tasks = false;
   if (dump) {
     begin_dump(p.context, header, format, out);
     bool first = true;
-    MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
-                        inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, 0, request.threads,
+    MQ_ASSIGN_OR_RETURN(
+        inspect::ListingResult listing,
+        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, 0, request.threads,
                                               [&](const inspect::ListedObject& o) {
                                                 write_dump_object(o, format, first, out);
                                                 first = false;
-                                              }));
+                                              }),
+                        sel));
     end_dump(listing, format, out);
   } else {
     ObjectStreamWriter writer(format, out);
-    writer.begin(p.context);
-    MQ_ASSIGN_OR_RETURN(
-        inspect::ListingResult listing,
-        inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, request.limit, request.threads,
-                              [&](const inspect::ListedObject& o) { writer.write(o); }));
+    writer.begin(p.context, header);
+    MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
+                        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter,
+                                                              request.limit, request.threads,
+                                                              [&](const inspect::ListedObject& o) { writer.write(o); }),
+                                        sel));
     writer.end(p.context, listing);
   }
   return InspectOutcome{};
@@ -133,8 +154,9 @@ util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostr
   options.findings_per_rule = request.max_findings;
   options.temp_dir = request.temp_dir;
   const auto& sel = p.context.selected;
-  MQ_ASSIGN_OR_RETURN(inspect::VerifyResult result,
-                      inspect::verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings));
+  MQ_ASSIGN_OR_RETURN(
+      inspect::VerifyResult result,
+      naming_snapshot(inspect::verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings), sel));
   decide_verdict(p, result.snapshot);
   render_verify(p.context, result, request.format, out);
   InspectOutcome outcome;

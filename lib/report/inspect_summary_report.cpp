@@ -78,15 +78,6 @@ Json tenant_json(const TenantRow& row) {
   return j;
 }
 
-Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap, const char* schema) {
-  Json j;
-  j["schema"] = schema;
-  j["source"] = source_json(ctx.selected, snap);
-  j["restore_time_ms"] = ctx.restore_time_ms;
-  j["master"] = master_json(ctx.verdict);
-  return j;
-}
-
 void write_json(const Json& j, std::ostream& out) { out << dump_inspect_json(j, 2) << "\n"; }
 
 }  // namespace
@@ -102,8 +93,14 @@ void render_header_text(const InspectContext& ctx, const restore::ScannedSnapsho
     out << "descriptor:  none (" << snap.descriptor_error << ")\n";
   }
   out << "manifest:    " << text_of(snap.manifest) << "\n";
-  const auto& v = ctx.verdict;
-  if (v.restores_inspected) {
+  render_master_text(ctx.verdict, out);
+}
+
+void render_master_text(const inspect::MasterVerdict& v, std::ostream& out) {
+  if (v.restores_inspected && !v.metadata_checked) {
+    out << "master:      not checked yet: no rejection in manifest, segments or task_manager; the metadata shards "
+           "are checked while they are listed (one the master rejects stops the listing, exit 3)\n";
+  } else if (v.restores_inspected) {
     out << "master:      restores this snapshot\n";
   } else {
     out << "master:      REJECTS this snapshot: " << v.rejection << "\n";

@@ -29,5 +29,7 @@ void render_tasks(const InspectContext& context, const restore::ScannedSnapshot&
 
 // The text block naming the snapshot and the master's verdict (first lines of every text report).
 void render_header_text(const InspectContext& context, const restore::ScannedSnapshot& snapshot, std::ostream& out);
+// The "master:" lines of that header: restores, not checked yet, or REJECTS with the fallback.
+void render_master_text(const inspect::MasterVerdict& verdict, std::ostream& out);
 
 }  // namespace moonquota::report

@@ -54,10 +54,7 @@ void render_verify(const InspectContext& ctx, const inspect::VerifyResult& resul
     return;
   }
   if (format == OutputFormat::json) {
-    Json j;
-    j["schema"] = "snapshot-inspect-verify/1";
-    j["source"] = source_json(ctx.selected, result.snapshot);
-    j["master"] = master_json(ctx.verdict);
+    Json j = header_json(ctx, result.snapshot, "snapshot-inspect-verify/1");
     j["verdict"] = result.failed() ? "failed" : "passed";
     j["totals"] = {{"errors", result.findings.count(model::Severity::error)},
                    {"warnings", result.findings.count(model::Severity::warning)},

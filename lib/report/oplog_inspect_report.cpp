@@ -73,6 +73,11 @@ ordered_json oplog_audit_json(const inspect::OpLogAudit& a, const std::string& c
   j["entry_count"] = a.entry_count;
   j["orphan_batches"] = a.orphan_batches;
   j["key_classes"] = a.key_classes;
+  if (!a.other_clusters.empty()) {  // only when the chosen cluster id holds no key
+    ordered_json others = ordered_json::array();
+    for (const auto& id : a.other_clusters) others.push_back(util::is_valid_utf8(id) ? id : util::to_hex(id));
+    j["other_cluster_ids"] = std::move(others);
+  }
   std::size_t errors = 0;
   for (const auto& f : a.findings) errors += f.severity == model::Severity::error ? 1 : 0;
   j["errors"] = findings_json(a.findings, model::Severity::error, 100);
@@ -125,7 +130,9 @@ ordered_json oplog_summary_json(const inspect::OpLogSummary& s) {
                  {"segments", s.state.registry_segments},
                  {"memory_segments", s.state.registry_memory_segments},
                  {"memory_capacity_bytes", s.state.registry_memory_capacity_bytes},
-                 {"promotion_validation", s.state.ok ? ordered_json("ok") : ordered_json(s.state.failure)}};
+                 {"promotion_validation", !s.promotion_checked ? ordered_json(nullptr)
+                                          : s.state.ok         ? ordered_json("ok")
+                                                               : ordered_json(s.state.failure)}};
   return j;
 }
 
@@ -156,6 +163,10 @@ void render_oplog_summary_text(const inspect::OpLogSummary& s, std::ostream& out
       << (s.replay_error.empty() ? "reached sequence " + std::to_string(s.replay_applied_seq)
                                  : "FAILED: " + s.replay_error)
       << "\n";
+  if (!s.promotion_checked) {
+    out << "promotion: not checked (the replay failed)\n";
+    return;
+  }
   out << "state:     " << s.state.objects << " objects (" << s.state.placeholders << " placeholders), "
       << s.state.registry_segments << " segments (" << s.state.registry_memory_segments << " memory, "
       << s.state.registry_memory_capacity_bytes << " bytes)\n";

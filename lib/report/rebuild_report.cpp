@@ -162,9 +162,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     for (std::size_t i = 0; i < over.size() && i < 20; ++i) out << (i == 0 ? ": " : ", ") << util::printable(over[i]);
     out << "\n";
   }
-  if (r.promote) {
-    for (const auto& w : r.policy_warnings) out << "policy:    warning: " << w << "\n";
-  }
+  for (const auto& w : r.policy_warnings) out << "policy:    warning: " << util::printable(w) << "\n";
   out << "policy:    " << (r.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.policy_source)
       << "\n\n";
 

@@ -35,6 +35,20 @@ Status sort_and_check(OpLogKeySet& set) {
   return {};
 }
 
+constexpr std::string_view k_oplog_prefix = "/oplog/";
+
+// Records the cluster id of an OpLog key outside the chosen root ("/oplog/<id>/...").
+void note_other_cluster(const std::string& key, std::vector<std::string>& clusters) {
+  if (key.rfind(k_oplog_prefix, 0) != 0) return;
+  const std::size_t slash = key.find('/', k_oplog_prefix.size());
+  if (slash == std::string::npos) return;
+  std::string id = key.substr(k_oplog_prefix.size(), slash - k_oplog_prefix.size());
+  auto at = std::lower_bound(clusters.begin(), clusters.end(), id);
+  if (at != clusters.end() && *at == id) return;
+  if (clusters.size() >= k_max_other_clusters) return;
+  clusters.insert(at, std::move(id));
+}
+
 }  // namespace
 
 util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const std::string& cluster_id,
@@ -66,6 +80,7 @@ util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const 
     std::string key = k->get<std::string>();
     if (key.rfind(root, 0) != 0) {
       ++set.outside_root;
+      note_other_cluster(key, set.other_clusters);
       continue;
     }
     bytes += key.size() + v->get_ref<const std::string&>().size();
@@ -91,6 +106,20 @@ util::Result<OpLogKeySet> read_oplog_etcd(const std::string& host_port, const st
   set.origin = "etcd " + gateway.name();
   set.root = root;
   MQ_ASSIGN_OR_RETURN(set.kvs, gateway.range_prefix(root, limits.max_total_bytes, limits.max_keys));
+  if (set.kvs.empty()) {
+    // Which cluster ids exist instead: one key per cluster, skipping over each cluster's range.
+    std::string from = std::string(k_oplog_prefix);
+    const std::string end = std::string(k_oplog_prefix.substr(0, k_oplog_prefix.size() - 1)) + "0";
+    while (set.other_clusters.size() < k_max_other_clusters) {
+      MQ_ASSIGN_OR_RETURN(RangePage page, gateway.range(from, end, 1, 0));
+      if (page.kvs.empty()) break;
+      const std::string& key = page.kvs.front().key;
+      const std::size_t slash = key.find('/', k_oplog_prefix.size());
+      if (slash == std::string::npos) break;  // a key directly under /oplog/: nothing follows it in a cluster
+      set.other_clusters.push_back(key.substr(k_oplog_prefix.size(), slash - k_oplog_prefix.size()));
+      from = key.substr(0, slash) + "0";  // '0' follows '/': past every key of this cluster
+    }
+  }
   MQ_RETURN_IF_ERROR(sort_and_check(set));
   return set;
 }

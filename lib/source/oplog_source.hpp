@@ -27,8 +27,14 @@ struct OpLogKeySet {
   std::string root;                // "/oplog/<cluster_id>/"
   std::vector<KeyValue> kvs;       // under root, sorted by key bytes
   std::uint64_t outside_root = 0;  // export lines whose key is not under root (ignored)
+  // Cluster ids that hold keys under "/oplog/" but outside root, sorted, at most
+  // k_max_other_clusters. From a file: every such line; from etcd: looked up only when root holds
+  // no key (so that "no key" can say which cluster ids exist instead).
+  std::vector<std::string> other_clusters;
   model::Findings findings;
 };
+
+inline constexpr std::size_t k_max_other_clusters = 32;
 
 struct OpLogReadLimits {
   std::uint64_t max_total_bytes = 8ULL << 30;  // keys + values held in memory

@@ -1,6 +1,7 @@
 #include "util/atomic_stream.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +13,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <mutex>
+#include <optional>
+#include <sstream>
+
+#include "util/test_pause.hpp"
 
 namespace moonquota::util {
 
@@ -37,21 +44,23 @@ Result<std::string> resolve_symlinks(const std::string& path) {
   return Status::io_error("cannot write '" + path + "': " + std::strerror(ELOOP));
 }
 
-// Temporaries alive in this process, removed by a SIGINT/SIGTERM handler before the signal's own
+// Temporaries alive in this process, removed by a SIGINT/SIGTERM/SIGHUP handler before the signal's own
 // action. A slot owns its malloc'ed path; whoever exchanges it out (the handler or the writer)
 // owns it from then on, so the handler needs no lock and calls only unlink, sigaction, raise.
 constexpr std::size_t k_max_live_temporaries = 64;
 std::array<std::atomic<char*>, k_max_live_temporaries> g_live_temporaries{};
 std::once_flag g_handlers_once;
-struct sigaction g_previous_sigint {};
-struct sigaction g_previous_sigterm {};
+constexpr std::array<int, 3> k_cleanup_signals = {SIGINT, SIGTERM, SIGHUP};
+std::array<struct sigaction, k_cleanup_signals.size()> g_previous_actions{};
 
 extern "C" void remove_temporaries_and_reraise(int signal_number) {
   const int saved_errno = errno;
   for (auto& slot : g_live_temporaries) {
     if (char* path = slot.exchange(nullptr)) ::unlink(path);  // leaked on purpose: the process ends
   }
-  ::sigaction(signal_number, signal_number == SIGINT ? &g_previous_sigint : &g_previous_sigterm, nullptr);
+  for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
+    if (k_cleanup_signals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
+  }
   errno = saved_errno;
   ::raise(signal_number);
 }
@@ -69,8 +78,8 @@ void install_handler(int signal_number, struct sigaction& previous) {
 // The slot of `path`, or -1 when all are taken (the file is then only removed by the writer).
 int register_temporary(const std::string& path) {
   std::call_once(g_handlers_once, [] {
-    install_handler(SIGINT, g_previous_sigint);
-    install_handler(SIGTERM, g_previous_sigterm);
+    for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i)
+      install_handler(k_cleanup_signals[i], g_previous_actions[i]);
   });
   char* copy = ::strdup(path.c_str());
   if (copy == nullptr) return -1;
@@ -85,6 +94,77 @@ int register_temporary(const std::string& path) {
 void unregister_temporary(int slot) {
   if (slot < 0) return;
   std::free(g_live_temporaries[static_cast<std::size_t>(slot)].exchange(nullptr));
+}
+
+// The host part of a temporary's name: the host name with every byte outside [A-Za-z0-9-]
+// replaced by '_' (so that it holds no '.'), at most 64 bytes.
+std::string host_tag() {
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) != 0) return "unknown";
+  std::string tag;
+  for (const char* c = name.data(); *c != '\0' && tag.size() < 64; ++c) {
+    const bool ok = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-';
+    tag += ok ? *c : '_';
+  }
+  return tag.empty() ? std::string("unknown") : tag;
+}
+
+// When the running process `pid` started, in seconds since the epoch (from /proc); nothing when
+// it cannot be read.
+std::optional<double> process_start_time_s(pid_t pid) {
+  std::ifstream stat_file("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat_file, line)) return std::nullopt;
+  const std::size_t close = line.rfind(')');  // the command name may hold spaces and ')'
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(line.substr(close + 2));
+  std::string field;
+  unsigned long long start_ticks = 0;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {  // field 22: starttime, in clock ticks after boot
+    if (i == 22) start_ticks = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  std::ifstream boot_file("/proc/stat");
+  std::string key;
+  long long boot_s = -1;
+  while (boot_file >> key) {
+    if (key == "btime") {
+      boot_file >> boot_s;
+      break;
+    }
+  }
+  const long ticks = ::sysconf(_SC_CLK_TCK);
+  if (boot_s < 0 || ticks <= 0 || start_ticks == 0) return std::nullopt;
+  return static_cast<double>(boot_s) + static_cast<double>(start_ticks) / static_cast<double>(ticks);
+}
+
+// What to do with a file named like one of our temporaries for the same target.
+enum class StaleVerdict { stale, running, foreign };
+
+// `rest` is what follows "." + name + ".tmp." : "<host>.<pid>.<6 characters>" for a temporary
+// of this version. Stale (ours and dead): our host, and process <pid> is gone or started after
+// the file was last written (its pid was reused). Running: our host and a process that may be
+// its writer. Foreign: another host, or a name without host and pid (an older version).
+StaleVerdict judge_temporary(const std::string& rest, const fs::path& file, const std::string& host) {
+  const std::size_t last = rest.rfind('.');
+  if (last == std::string::npos || rest.size() - last - 1 != 6) return StaleVerdict::foreign;
+  const std::size_t before = rest.rfind('.', last - 1);
+  if (before == std::string::npos || before == 0) return StaleVerdict::foreign;
+  const std::string pid_text = rest.substr(before + 1, last - before - 1);
+  if (rest.substr(0, before) != host) return StaleVerdict::foreign;
+  if (pid_text.empty() || pid_text.size() > 10 || pid_text.find_first_not_of("0123456789") != std::string::npos) {
+    return StaleVerdict::foreign;
+  }
+  const long long pid_value = std::stoll(pid_text);
+  if (pid_value <= 0 || pid_value > std::numeric_limits<pid_t>::max()) return StaleVerdict::foreign;
+  const auto pid = static_cast<pid_t>(pid_value);
+  if (pid == ::getpid()) return StaleVerdict::running;  // another writer of this process
+  if (::kill(pid, 0) != 0 && errno == ESRCH) return StaleVerdict::stale;
+  struct stat st {};
+  const auto started = process_start_time_s(pid);
+  if (started && ::lstat(file.c_str(), &st) == 0 && *started > static_cast<double>(st.st_mtime) + 2.0) {
+    return StaleVerdict::stale;  // that pid now belongs to a process younger than the file
+  }
+  return StaleVerdict::running;
 }
 
 }  // namespace
@@ -157,6 +237,28 @@ Status AtomicOutputStream::fail(const std::string& what, std::string path, int e
   return Status::io_error(what + " '" + path + "': " + std::strerror(error_number));
 }
 
+void AtomicOutputStream::sweep_stale_temporaries(const fs::path& dir, const std::string& prefix,
+                                                 const std::string& host) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    switch (judge_temporary(name.substr(prefix.size()), it->path(), host)) {
+      case StaleVerdict::stale:
+        if (::unlink(it->path().c_str()) == 0) {
+          m_stale_removed.push_back(it->path().string());
+        } else if (errno != ENOENT) {  // ENOENT: another run removed it first
+          m_stale_kept.push_back(it->path().string() + " (cannot remove: " + std::strerror(errno) + ")");
+        }
+        break;
+      case StaleVerdict::foreign:
+        m_stale_kept.push_back(it->path().string() + " (not from a run on this host: left alone)");
+        break;
+      case StaleVerdict::running: break;  // a writer that may still be running
+    }
+  }
+}
+
 Status AtomicOutputStream::open(const std::string& path) {
   if (m_open || !m_target.empty()) return Status::invalid_argument("the report output is already open");
   if (path.empty() || path == "-") {
@@ -167,13 +269,28 @@ Status AtomicOutputStream::open(const std::string& path) {
   } else {
     MQ_ASSIGN_OR_RETURN(m_target, resolve_symlinks(path));
     struct stat st {};
-    if (::stat(m_target.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    const bool exists = ::stat(m_target.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+      return Status::io_error("cannot write the report to '" + m_target + "': " + std::strerror(EISDIR) +
+                              " (give a file name, or - for standard output)");
+    }
+    if (exists && (S_ISSOCK(st.st_mode) || S_ISBLK(st.st_mode))) {
+      return Status::io_error("cannot write the report to '" + m_target + "': it is a " +
+                              (S_ISSOCK(st.st_mode) ? "socket" : "block device") +
+                              " (a report goes to a regular file, a character device, a FIFO or - for standard "
+                              "output)");
+    }
+    if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
       m_fd = ::open(m_target.c_str(), O_WRONLY | O_CLOEXEC);
       if (m_fd < 0) return fail("cannot open", m_target, errno);
     } else {
       const fs::path target(m_target);
       const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-      std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+      const std::string host = host_tag();
+      sweep_stale_temporaries(dir, "." + target.filename().string() + ".tmp.", host);
+      std::string tmpl =
+          (dir / ("." + target.filename().string() + ".tmp." + host + "." + std::to_string(::getpid()) + ".XXXXXX"))
+              .string();
       m_fd = ::mkstemp(tmpl.data());
       if (m_fd < 0) return fail("cannot create a temporary file for", m_target, errno);
       m_temp = tmpl;
@@ -203,6 +320,7 @@ Status AtomicOutputStream::commit() {
     m_open = false;
     return {};
   }
+  pause_point("output-commit");  // tests: the temporary holds the whole report, not yet renamed
   if (::fchmod(m_fd, 0644) != 0 || ::fsync(m_fd) != 0) return fail("cannot sync", m_temp, errno);
   const int fd = m_fd;
   m_fd = -1;

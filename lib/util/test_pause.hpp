@@ -12,6 +12,8 @@ namespace moonquota::util {
 //   history-open      before the history store is opened
 //   history-write     after the run's batch is built, before the synced write
 //   history-written   after the synced write returned
+//   output-commit     AtomicOutputStream::commit() of a file target: the whole report is in the
+//                     temporary, before the fsync and the rename (tests/unit/util/atomic_stream_test.cpp)
 void pause_point(std::string_view name);
 
 }  // namespace moonquota::util

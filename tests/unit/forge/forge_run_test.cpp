@@ -35,7 +35,10 @@ TEST(RunForge, ABadScenarioIsCorruptionNamingTheFile) {
   request.scenario_path = scenario.string();
   const auto outcome = run_forge(request);
   EXPECT_EQ(outcome.status().code(), util::StatusCode::corruption);
-  EXPECT_EQ(outcome.status().message(), scenario.string() + ": $: not valid JSON");
+  EXPECT_EQ(outcome.status().message(), scenario.string() +
+                                            ": line 1 column 3 (byte offset 2): not valid JSON: syntax error while "
+                                            "parsing object key - invalid literal; last read: '{no'; expected string "
+                                            "literal");
 }
 
 TEST(RunForge, ANonEmptyOutputNeedsForce) {

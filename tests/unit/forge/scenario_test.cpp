@@ -59,7 +59,13 @@ TEST(Scenario, MasterDiskPathRule) {
 }
 
 TEST(Scenario, ErrorsNameTheJsonPath) {
-  EXPECT_EQ(error_of("{"), "$: not valid JSON");
+  EXPECT_EQ(error_of("{"),
+            "line 1 column 2 (byte offset 1): not valid JSON: syntax error while parsing object key - unexpected end "
+            "of input; expected string literal");
+  // Issue 11 item 15: the line and column of bad JSON.
+  EXPECT_EQ(error_of("{\n  \"snapshots\": [\n    {\"id\": 1,,}\n  ]\n}\n"),
+            "line 3 column 14 (byte offset 32): not valid JSON: syntax error while parsing object key - unexpected "
+            "','; expected string literal");
   EXPECT_EQ(error_of(R"({"snapshots":[]})"), "$: 'snapshots' must list at least one snapshot");
   EXPECT_EQ(error_of(scenario_with(R"({"key":"k","size":-1,"client_id":"1-2"})")),
             "$.snapshots[0].objects[0].size: expected an unsigned integer (0 .. 2^64-1)");

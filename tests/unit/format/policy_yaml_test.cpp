@@ -242,7 +242,9 @@ TEST_F(PolicyFile, MissingFileIsRefusedWithTheMastersMessage) {
   auto result = load_policy_file(path);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::refused);
-  EXPECT_EQ(result.status().message(), "failed to open tenant quota policy file '" + path + "'");
+  // The master's message, then the OS reason (issue 11 item 15).
+  EXPECT_EQ(result.status().message(),
+            "failed to open tenant quota policy file '" + path + "': No such file or directory");
 }
 
 TEST_F(PolicyFile, DirectoryIsRefused) {

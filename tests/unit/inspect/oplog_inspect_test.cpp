@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <sstream>
 
+#include "forge/oplog_forge.hpp"
 #include "format/oplog_batch.hpp"
 #include "report/oplog_inspect_report.hpp"
 #include "source/oplog_keys.hpp"
+#include "source/oplog_source.hpp"
 
 namespace moonquota::inspect {
 namespace {
@@ -96,6 +98,74 @@ TEST(OpLogText, CountsOfOneReadInTheSingular) {
   report::render_oplog_audit_text(audit, audit_text);
   EXPECT_NE(audit_text.str().find("batches:   1 (1 entry), 1 orphan, legacy_max_seq"), std::string::npos)
       << audit_text.str();
+}
+
+// Issue 11 item 3: zero keys under the chosen cluster id while other clusters' keys are present
+// is a wrong --cluster-id, not an empty OpLog: not ok, naming the ids seen.
+TEST(OpLogAudit, NoKeyUnderTheClusterWhileOtherClustersHoldKeysIsNotOk) {
+  auto keys = source::read_oplog_export_file(std::string(MOONQUOTA_SOURCE_DIR) + "/testdata/oplog/deep-batch.jsonl",
+                                             "mooncake_cluster");
+  ASSERT_TRUE(keys.ok()) << keys.status().message();
+  EXPECT_TRUE(keys->kvs.empty());
+  EXPECT_EQ(keys->other_clusters, std::vector<std::string>{"prod-a"});
+  const OpLogAudit audit = audit_oplog(*keys);
+  EXPECT_FALSE(audit.ok);
+  EXPECT_EQ(audit.other_clusters, std::vector<std::string>{"prod-a"});
+  const bool named = std::any_of(audit.findings.begin(), audit.findings.end(), [](const model::Finding& f) {
+    return f.severity == model::Severity::error && f.message.find("cluster id(s) prod-a") != std::string::npos;
+  });
+  EXPECT_TRUE(named);
+  auto right = source::read_oplog_export_file(std::string(MOONQUOTA_SOURCE_DIR) + "/testdata/oplog/worked-batch.jsonl",
+                                              "prod-a");
+  ASSERT_TRUE(right.ok());
+  EXPECT_TRUE(right->other_clusters.empty());
+}
+
+TEST(OpLogAudit, EmptyOpLogOfAFreshClusterIsOk) {
+  source::OpLogKeySet keys;
+  keys.root = k_root;
+  EXPECT_TRUE(audit_oplog(keys).ok);
+}
+
+// Issue 11 item 8: payload forms are counted from the decoded entries (what dump shows), not from
+// a replay that may fail; a failed replay leaves the promotion unchecked.
+TEST(OpLogSummary, PayloadFormsComeFromTheEntriesAndAFailedReplayIsNotValidated) {
+  auto keys = source::read_oplog_export_file(
+      std::string(MOONQUOTA_SOURCE_DIR) + "/snapshots/promote-worked/oplog.jsonl", "prod-a");
+  ASSERT_TRUE(keys.ok()) << keys.status().message();
+  std::uint64_t compact = 0, literal = 0;
+  ASSERT_TRUE(dump_oplog(*keys, {}, [&](const DumpedEntry& e) {
+                if (e.form) ++(*e.form == format::PayloadForm::compact ? compact : literal);
+              }).ok());
+  EXPECT_EQ(compact, 2u);
+  EXPECT_EQ(literal, 1u);
+  const OpLogSummary summary = summarize_oplog(*keys);
+  EXPECT_EQ(summary.compact_payloads, compact);
+  EXPECT_EQ(summary.literal_payloads, literal);
+  EXPECT_FALSE(summary.replay_error.empty());  // the log starts at sequence 42: it needs its snapshot
+  EXPECT_FALSE(summary.promotion_checked);
+  std::ostringstream text;
+  report::render_oplog_summary_text(summary, text);
+  EXPECT_NE(text.str().find("payloads:  2 compact, 1 type-literal\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("promotion: not checked (the replay failed)\n"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("validation ok"), std::string::npos) << text.str();
+  EXPECT_TRUE(report::oplog_summary_json(summary)["replay"]["promotion_validation"].is_null());
+}
+
+TEST(OpLogSummary, ReplayFromSequenceOneIsValidated) {
+  forge::SyntheticOpLogOptions options;
+  options.cluster_id = "t";
+  options.entries = 50;
+  options.entries_per_batch = 10;
+  const auto log = forge::synthesize_oplog(options);
+  source::OpLogKeySet keys;
+  keys.root = k_root;
+  keys.kvs = log.kvs;
+  const OpLogSummary summary = summarize_oplog(keys);
+  EXPECT_TRUE(summary.replay_error.empty()) << summary.replay_error;
+  EXPECT_TRUE(summary.promotion_checked);
+  EXPECT_TRUE(summary.state.ok) << summary.state.failure;
+  EXPECT_GT(summary.compact_payloads + summary.literal_payloads, 0u);
 }
 
 }  // namespace

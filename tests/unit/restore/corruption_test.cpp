@@ -142,7 +142,8 @@ TEST_F(Corruption, ShardEntryWithNonStringClientId) {
   raw.replace(at, 4, test::unhex("01"));
   replace_shard(raw);
   EXPECT_EQ(rejection(),
-            "metadata: shard 963: entry 0: client_id: expected a string, found positive integer at byte "
+            "metadata: shard 963 (BIN at byte offset 14): entry 0: client_id: expected a string, found positive "
+            "integer at byte "
             "offset 30 (offsets are inside the decompressed shard)");
 }
 
@@ -152,10 +153,11 @@ TEST_F(Corruption, ShardEntryWithReplicaStatusOutsideInt16) {
   ASSERT_NE(at, std::string::npos);
   raw.replace(at + 2, 1, test::unhex("ce00010000"));  // status 65536
   replace_shard(raw);
-  EXPECT_EQ(rejection(),
-            "metadata: shard 963: entry 0: replica status: expected a signed 16-bit integer, found "
-            "positive integer at byte offset " +
-                std::to_string(at + 2) + " (offsets are inside the decompressed shard)");
+  EXPECT_EQ(
+      rejection(),
+      "metadata: shard 963 (BIN at byte offset 14): entry 0: replica status: expected a signed 16-bit integer, found "
+      "positive integer at byte offset " +
+          std::to_string(at + 2) + " (offsets are inside the decompressed shard)");
 }
 
 TEST_F(Corruption, ShardEntryThatIsAFourArrayRejects) {
@@ -164,14 +166,14 @@ TEST_F(Corruption, ShardEntryThatIsAFourArrayRejects) {
   raw[11] = static_cast<char>(0x94);
   replace_shard(raw + std::string(1, '\0'));
   EXPECT_EQ(rejection(),
-            "metadata: shard 963: entry 0 at byte offset 11 is not an array of 2 or 3 elements "
+            "metadata: shard 963 (BIN at byte offset 14): entry 0 at byte offset 11 is not an array of 2 or 3 elements "
             "(offsets are inside the decompressed shard)");
 }
 
 TEST_F(Corruption, ShardTruncatedInsideTheObject) {
   replace_shard(shard_raw().substr(0, 80));
   const std::string msg = rejection();
-  EXPECT_EQ(msg.rfind("metadata: shard 963: entry 0: ", 0), 0u) << msg;
+  EXPECT_EQ(msg.rfind("metadata: shard 963 (BIN at byte offset 14): entry 0: ", 0), 0u) << msg;
   EXPECT_NE(msg.find("at byte offset"), std::string::npos) << msg;
 }
 

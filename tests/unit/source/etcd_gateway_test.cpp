@@ -2,6 +2,8 @@
 // (scripts/with-services.sh), never a mock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "forge/oplog_forge.hpp"
 #include "source/etcd_gateway.hpp"
 #include "source/oplog_source.hpp"
@@ -75,6 +77,24 @@ TEST(OpLogEtcdSource, ReadsTheSameKeysAsTheExportFile) {
     EXPECT_EQ(read->kvs[i].key, log.kvs[i].key);
     EXPECT_EQ(read->kvs[i].value, log.kvs[i].value);
   }
+}
+
+// Issue 11 item 3: no key under the chosen cluster id: the ids that do hold keys are looked up.
+TEST(OpLogEtcdSource, EmptyClusterNamesTheClustersThatHoldKeys) {
+  MQ_REQUIRE_SERVICE(etcd, "ETCD_PORT");
+  auto gw = gateway_for(etcd);
+  ASSERT_TRUE(gw.put("/oplog/-item3-present/durable_prefix", "{}").ok());
+  ASSERT_TRUE(gw.put("/oplog/-item3-present/batches/00000000000000000001", "[]").ok());
+  auto read = read_oplog_etcd(etcd, "-item3-absent");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_TRUE(read->kvs.empty());
+  ASSERT_FALSE(read->other_clusters.empty());
+  EXPECT_EQ(read->other_clusters.front(), "-item3-present");  // '-' sorts first: within the bound
+  EXPECT_EQ(std::count(read->other_clusters.begin(), read->other_clusters.end(), "-item3-present"), 1);
+  auto present = read_oplog_etcd(etcd, "-item3-present");
+  ASSERT_TRUE(present.ok());
+  EXPECT_EQ(present->kvs.size(), 2u);
+  EXPECT_TRUE(present->other_clusters.empty());  // looked up only when the cluster holds no key
 }
 
 TEST(PolicyEtcd, MissingKeyIsEmptyPolicyAndValueIsRead) {
