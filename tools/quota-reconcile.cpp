@@ -44,10 +44,6 @@ void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
       ->check(CLI::Range(1u, 1000u));
   app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")
       ->check(CLI::Range(0u, 3600000u));
-  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (default 2000)")
-      ->check(CLI::Range(1u, 600000u));
-  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (default 5000)")
-      ->check(CLI::Range(1u, 600000u));
   app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (default 4)")
       ->check(CLI::Range(1u, 100u));
   app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms, "First backoff, doubled each retry (default 250)")
@@ -134,6 +130,8 @@ int run(int argc, char** argv) {
   tools::setup_logging(common);
   if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return tools::fail(k_tool, s);
   request.metadata = metadata.request;
+  request.live.timeouts = {metadata.net.connect_timeout_ms, metadata.net.read_timeout_ms};
+  request.live.log = metadata.net.log;
 
   auto result = mq::reconcile::run_reconcile(request);
   if (!result.ok()) return report_failure(common, result.status());

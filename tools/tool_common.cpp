@@ -66,6 +66,16 @@ void setup_logging(const CommonFlags& flags) {
   spdlog::set_level(level);
 }
 
+util::NetLog net_log() {
+  return [](util::NetLogLevel level, const std::string& message) {
+    if (level == util::NetLogLevel::info) {
+      spdlog::info("{}", message);
+    } else {
+      spdlog::debug("{}", message);
+    }
+  };
+}
+
 util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out) { return out.open(flags.output); }
 
 int finish_report(const std::string& tool, util::AtomicOutputStream& out, int code) {

@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <memory>
 #include <sstream>
 
 namespace moonquota::testing {
@@ -211,7 +212,25 @@ int MasterStandIn::start(int port) {
   auto answer = [this](httplib::Response& res, int status, std::string body, const char* type) {
     if (m_knobs.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(m_knobs.slow_ms));
     res.status = status;
-    if (m_all_requests.fetch_add(1) < m_knobs.reset_first) {
+    const std::uint64_t number = m_all_requests.fetch_add(1);
+    if (number < m_knobs.proxy_error_first) {
+      res.status = m_knobs.proxy_status;
+      const std::string line = std::to_string(m_knobs.proxy_status) + " Proxy Error";
+      res.set_content("<html>\r\n<head><title>" + line + "</title></head>\r\n<body>\r\n<center><h1>" + line +
+                          "</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n",
+                      "text/html");
+      return;
+    }
+    if (number < m_knobs.truncate_first) {
+      auto whole = std::make_shared<std::string>(std::move(body));
+      res.set_content_provider(whole->size(), type, [whole](std::size_t offset, std::size_t, httplib::DataSink& sink) {
+        if (offset >= whole->size() / 2) return false;  // close mid-body
+        sink.write(whole->data(), whole->size() / 2);
+        return true;
+      });
+      return;
+    }
+    if (number < m_knobs.reset_first) {
       const std::size_t length = body.size() + 100;
       res.set_content_provider(length, type, [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
       return;

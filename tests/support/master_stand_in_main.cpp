@@ -55,6 +55,12 @@ int main(int argc, char** argv) {
   app.add_option("--malformed", knobs.malformed, "json | negative | float | metrics")
       ->check(CLI::IsMember({"json", "negative", "float", "metrics"}));
   app.add_flag("--no-tenant-block", knobs.omit_tenant_block, "Serve /metrics without the tenant block");
+  app.add_option("--proxy-error-first", knobs.proxy_error_first,
+                 "Answer the first N requests (any route) with a reverse proxy's HTML error page");
+  app.add_option("--proxy-status", knobs.proxy_status, "HTTP status of that page (default 502)")
+      ->check(CLI::Range(400, 599));
+  app.add_option("--truncate-first", knobs.truncate_first,
+                 "Send half the body of the first N answers under the full Content-Length, then close");
   app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
   CLI11_PARSE(app, argc, argv);
 

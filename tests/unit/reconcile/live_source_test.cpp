@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <vector>
 
 #include "support/master_stand_in_process.hpp"
 #include "support/run_tool.hpp"
@@ -193,6 +195,94 @@ TEST(LiveSource, MetricsWithoutTheTenantBlockWhileTheListAnswersIsAFinding) {
   for (const auto& f : obs->findings) found = found || f.message.find("no tenant block") != std::string::npos;
   EXPECT_TRUE(found);
   EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+// --- issue 11 item 11: non-2xx answers lead with the status; 5xx and cut bodies are retried ---
+
+TEST(LiveSource, AProxysBadGatewayPageIsRetriedThenNamedByStatusNotAsBadJson) {
+  StandInProcess stand_in({"--proxy-error-first", "100"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_FALSE(obs.ok());
+  const std::string& m = obs.status().message();
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable) << m;
+  EXPECT_NE(m.find("master GET " + stand_in.url() + "/api/v1/tenant_quotas: the master answered HTTP 502 Bad Gateway"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("502 Proxy Error"), std::string::npos) << m;
+  EXPECT_NE(m.find("(after 4 attempts)"), std::string::npos) << m;
+  EXPECT_EQ(m.find("JSON"), std::string::npos) << m;
+  EXPECT_EQ(m.find("<html"), std::string::npos) << m;
+  EXPECT_LT(m.size(), 300u) << m;
+}
+
+TEST(LiveSource, AProxys503ThenA200IsRetried) {
+  StandInProcess stand_in({"--proxy-error-first", "1", "--proxy-status", "503"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->retries, 1u);
+  EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+TEST(LiveSource, A404PageIsCorruptionLeadingWithTheStatus) {
+  StandInProcess stand_in({"--proxy-error-first", "100", "--proxy-status", "404"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(obs.status().message().find("the master answered HTTP 404 Not Found ("), std::string::npos)
+      << obs.status().message();
+  EXPECT_EQ(obs.status().message().find("not valid JSON"), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, ABodyCutShortIsRetriedThenNamed) {
+  StandInProcess once({"--truncate-first", "1"});
+  ASSERT_TRUE(once.running());
+  auto recovered = collect_live(fast_request(once.url()));
+  ASSERT_TRUE(recovered.ok()) << recovered.status().message();
+  EXPECT_EQ(recovered->transport_failures, 1u);
+  StandInProcess always({"--truncate-first", "100"});
+  ASSERT_TRUE(always.running());
+  auto obs = collect_live(fast_request(always.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("body truncated at byte "), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, ASilentMasterTimesOutNamingTheTimeout) {
+  testing::SilentListener silent;
+  auto req = fast_request("http://" + silent.host_port());
+  req.timeouts = {300, 300};
+  req.retry.attempts = 2;
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("timed out after 300 ms waiting for the answer (after 2 attempts)"),
+            std::string::npos)
+      << obs.status().message();
+}
+
+// --- issue 11 item 10: every attempt, retry and backoff is reported on the hook ---
+
+TEST(LiveSource, EveryAttemptRetryAndBackoffIsLogged) {
+  const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  auto req = fast_request(url);
+  req.retry = {2, 7, 20};
+  std::vector<std::string> info, debug;
+  req.log = [&](util::NetLogLevel level, const std::string& m) {
+    (level == util::NetLogLevel::info ? info : debug).push_back(m);
+  };
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  const std::string what = "master GET " + url + "/api/v1/tenant_quotas";
+  ASSERT_EQ(info.size(), 4u);
+  EXPECT_EQ(info[0], what + ": attempt 1 of 2");
+  EXPECT_EQ(info[1], what + ": attempt 1 of 2 failed: connection refused; retrying in 7 ms");
+  EXPECT_EQ(info[2], what + ": attempt 2 of 2");
+  EXPECT_NE(info[3].find("; giving up"), std::string::npos) << info[3];
+  ASSERT_EQ(debug.size(), 2u);
+  EXPECT_EQ(debug[0].rfind("GET " + url + "/api/v1/tenant_quotas -> connection refused, 0 bytes, ", 0), 0u) << debug[0];
 }
 
 }  // namespace
