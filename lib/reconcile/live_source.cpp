@@ -186,9 +186,14 @@ std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readin
   bool any_list = false;
   for (const auto& r : readings) any_list = any_list || r.kind == ReadingKind::list;
   std::map<std::string, LiveTenantView> views;
-  std::map<std::string, std::size_t> first_seen;  // reading index where the tenant first appeared
+  // Readings that could not say a tenant's charge (its /metrics series are incomplete): they
+  // neither show it nor count as "not visible" for it.
+  std::map<std::string, std::uint32_t> excused;
   for (const auto& r : readings) {
     if (!carries_tenants(r)) continue;
+    if (r.metrics) {
+      for (const auto& i : r.metrics->incomplete) ++excused[i.seen.tenant_id];
+    }
     for (const auto& t : r.tenants) {
       auto [it, inserted] = views.try_emplace(t.tenant_id);
       auto& v = it->second;
@@ -208,7 +213,7 @@ std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readin
   out.reserve(views.size());
   for (auto& [id, v] : views) {
     // Absent from some reading: not visible then, i.e. charged 0.
-    if (v.readings_present < counted) v.min_charged_bytes = 0;
+    if (v.readings_present + excused[id] < counted) v.min_charged_bytes = 0;
     out.push_back(std::move(v));
   }
   return out;
@@ -229,6 +234,20 @@ util::Result<LiveObservation> collect_live(const LiveRequest& request) {
     MQ_RETURN_IF_ERROR(read_saved(request, obs));
   } else {
     MQ_RETURN_IF_ERROR(sample_master(request, obs));
+  }
+  // A tenant whose /metrics series are incomplete is compared with the list of the same sample
+  // (a finding); without a list /metrics is the only source and cannot be trusted.
+  for (const auto& r : obs.readings) {
+    if (!r.metrics || r.metrics->incomplete.empty()) continue;
+    const bool listed = std::any_of(obs.readings.begin(), obs.readings.end(), [&r](const LiveReading& l) {
+      return l.kind == ReadingKind::list && l.sample == r.sample;
+    });
+    if (!listed) {
+      const auto& i = r.metrics->incomplete.front();
+      return util::Status::corruption(r.origin + ": metrics: tenant '" + i.seen.tenant_id + "' has no " +
+                                      i.missing_series.front() +
+                                      " series (and no tenant list to take its values from)");
+    }
   }
   for (const auto& r : obs.readings) {
     obs.samples = std::max(obs.samples, r.sample + 1);

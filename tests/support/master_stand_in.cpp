@@ -183,12 +183,15 @@ std::string MasterStandIn::metrics_body(std::uint64_t request_number, bool with_
   std::uint64_t requested_sum = 0, effective_sum = 0;
   for (const auto& t : tenants) {
     const std::string l = "{tenant_id=\"" + label(t.tenant_id) + "\"} ";
-    out << "mooncake_tenant_quota_requested_bytes" << l << t.requested_quota_bytes << "\n"
-        << "mooncake_tenant_quota_effective_bytes" << l << t.effective_quota_bytes << "\n"
-        << "mooncake_tenant_quota_charged_bytes" << l << t.charged_bytes << "\n"
-        << "mooncake_tenant_quota_admission_closed" << l << (t.admission_closed ? 1 : 0) << "\n"
-        << "mooncake_tenant_quota_over_quota" << l << (t.over_quota ? 1 : 0) << "\n"
-        << "mooncake_tenant_quota_explicit_policy" << l << (t.has_explicit_policy ? 1 : 0) << "\n";
+    const std::pair<const char*, std::uint64_t> values[] = {
+        {"requested_bytes", t.requested_quota_bytes}, {"effective_bytes", t.effective_quota_bytes},
+        {"charged_bytes", t.charged_bytes},           {"admission_closed", t.admission_closed ? 1u : 0u},
+        {"over_quota", t.over_quota ? 1u : 0u},       {"explicit_policy", t.has_explicit_policy ? 1u : 0u}};
+    auto omitted = m_knobs.omit_series.find(t.tenant_id);
+    for (const auto& [name, value] : values) {
+      if (omitted != m_knobs.omit_series.end() && omitted->second == name) continue;
+      out << "mooncake_tenant_quota_" << name << l << value << "\n";
+    }
     requested_sum += t.requested_quota_bytes;
     effective_sum += t.effective_quota_bytes;
   }

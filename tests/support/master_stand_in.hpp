@@ -42,6 +42,8 @@ struct StandInKnobs {
   std::uint32_t proxy_error_first = 0;  // first N requests (any route): an HTML page with proxy_status
   int proxy_status = 502;
   std::uint32_t truncate_first = 0;  // first N requests: the full Content-Length, half the body, then close
+  // An older or newer master: /metrics lacks the gauge mooncake_tenant_quota_<family> of a tenant.
+  std::map<std::string, std::string> omit_series;  // tenant -> family (e.g. "over_quota")
 };
 
 // Visible rows of an account table as the master lists them (explicit policy or charged > 0).

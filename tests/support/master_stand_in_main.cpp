@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(400, 599));
   app.add_option("--truncate-first", knobs.truncate_first,
                  "Send half the body of the first N answers under the full Content-Length, then close");
+  std::vector<std::string> omit_series;
+  app.add_option("--omit-series", omit_series,
+                 "TENANT=FAMILY: /metrics lacks mooncake_tenant_quota_FAMILY for TENANT (repeatable)");
   app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
   CLI11_PARSE(app, argc, argv);
 
@@ -94,6 +97,11 @@ int main(int argc, char** argv) {
     std::int64_t v = 0;
     if (!split_assignment(d, t, v) || v <= 0) return std::cerr << "master-stand-in: bad --extra " << d << "\n", 2;
     knobs.extra.push_back({t, 0, 0, static_cast<std::uint64_t>(v), true, true, false});
+  }
+  for (const auto& o : omit_series) {
+    const auto eq = o.rfind('=');
+    if (eq == std::string::npos || eq == 0) return std::cerr << "master-stand-in: bad --omit-series " << o << "\n", 2;
+    knobs.omit_series[o.substr(0, eq)] = o.substr(eq + 1);
   }
   knobs.hidden.insert(hidden.begin(), hidden.end());
   knobs.flip_admission.insert(flips.begin(), flips.end());

@@ -285,5 +285,52 @@ TEST(LiveSource, EveryAttemptRetryAndBackoffIsLogged) {
   EXPECT_EQ(debug[0].rfind("GET " + url + "/api/v1/tenant_quotas -> connection refused, 0 bytes, ", 0), 0u) << debug[0];
 }
 
+// --- issue 11 item 21: a /metrics lacking a series for a tenant is a finding, not a failure ---
+
+TEST(LiveSource, AMetricsSeriesMissingForATenantIsAFindingAndTheListGivesItsValues) {
+  StandInProcess stand_in({"--omit-series", "alpha=over_quota"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(find(*obs, "alpha").min_charged_bytes, 840257u) << "the incomplete reading does not count as 0";
+  EXPECT_EQ(obs->tenants.size(), 6u);
+  bool found = false;
+  for (const auto& f : obs->findings) {
+    found = found ||
+            (f.severity == model::Severity::warning &&
+             f.message.find("tenant 'alpha' lacks the series mooncake_tenant_quota_over_quota") != std::string::npos &&
+             f.message.find("taken from the tenant list") != std::string::npos);
+    EXPECT_EQ(f.message.find("have no metric series"), std::string::npos) << f.message;
+    EXPECT_EQ(f.message.find("_sum"), std::string::npos) << f.message;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(LiveSource, SavedMetricsAloneLackingASeriesStillFail) {
+  std::string text = testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt");
+  const std::string line = "mooncake_tenant_quota_over_quota{tenant_id=\"alpha\"} 0\n";
+  const auto at = text.find(line);
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, line.size());
+  const std::string path = ::testing::TempDir() + "/metrics-without-alpha-over-quota.txt";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  LiveRequest alone;
+  alone.metrics_files = {path};
+  auto obs = collect_live(alone);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(obs.status().message().find("tenant 'alpha' has no mooncake_tenant_quota_over_quota series"),
+            std::string::npos)
+      << obs.status().message();
+  LiveRequest both = alone;
+  both.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  auto compared = collect_live(both);
+  ASSERT_TRUE(compared.ok()) << compared.status().message();
+  EXPECT_EQ(find(*compared, "alpha").min_charged_bytes, 840257u);
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile
