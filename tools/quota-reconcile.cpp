@@ -138,14 +138,21 @@ int run(int argc, char** argv) {
   const auto& report = *result;
   std::optional<mq::history::TrendTable> trends;
   const std::uint64_t run_at_ms = report.live.first_sample_ms.value_or(now_ms());
+  // A history store that cannot be opened or written does not discard the comparison: the report
+  // is printed (without trends), then the run fails on the history write with its own message.
+  mq::util::Status history_failure;
   if (!history.db.empty()) {
     auto analysed = mq::history::record_and_analyse(history.db, mq::history::make_run_record(report, run_at_ms),
                                                     history.persistence_runs);
-    if (!analysed.ok()) return report_failure(common, analysed.status());
-    trends = std::move(*analysed);
+    if (analysed.ok()) {
+      trends = std::move(*analysed);
+    } else {
+      history_failure = analysed.status().with_context("--db: this run was not recorded");
+    }
   }
   const auto* trend_table = trends ? &*trends : nullptr;
-  const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  if (!history_failure.ok()) rc = tools::exit_code_for(history_failure);
   mq::report::ReconcileRenderOptions options;
   options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1);
   options.run_at_ms = run_at_ms;
@@ -157,6 +164,7 @@ int run(int argc, char** argv) {
   });
   if (!written.ok()) return tools::fail(k_tool, written);
   if (report.drift()) spdlog::warn("{} of {} tenants drift", report.counts.drift, report.counts.tenants);
+  if (!history_failure.ok()) return tools::fail(k_tool, history_failure);
   return rc;
 }
 

@@ -168,5 +168,19 @@ TEST(QuotaReconcileTool, TimeoutMsBoundsASilentEtcdInQuotaRebuild) {
       << run.err;
 }
 
+// Issue 11 item 19: an unusable --db keeps the report; the history write fails on its own.
+TEST(QuotaReconcileTool, AnUnopenableDbPrintsTheReportThenFailsOnTheHistoryWrite) {
+  StandInProcess stand_in({"--drift", "alpha=4096"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json", "--db", "/dev/null/history"}));
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_EQ(verdicts(run.out)["alpha"], "live_over");
+  EXPECT_NE(run.err.find("quota-reconcile: --db: this run was not recorded: "), std::string::npos) << run.err;
+  auto prom = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "prom", "--db", "/dev/null/history"}));
+  EXPECT_EQ(prom.exit_code, 3) << prom.err;
+  EXPECT_NE(prom.out.find("moonquota_reconcile_exit_code 3"), std::string::npos) << prom.out;
+  EXPECT_NE(prom.out.find("moonquota_reconcile_verdict{"), std::string::npos) << prom.out;
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile
