@@ -44,7 +44,8 @@ void add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
       ->check(CLI::Range(1u, 1000u));
   app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms, default 1000)")
       ->check(CLI::Range(0u, 3600000u));
-  app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (default 4)")
+  app.add_option("--retries", live.retry.attempts,
+                 "Attempts per request in all, on a transport failure or a 5xx answer (default 4)")
       ->check(CLI::Range(1u, 100u));
   app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms, "First backoff, doubled each retry (default 250)")
       ->check(CLI::Range(0u, 600000u));
