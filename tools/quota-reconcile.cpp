@@ -58,13 +58,9 @@ LiveOptions add_live_flags(CLI::App& app, mq::reconcile::LiveRequest& live) {
       ->check(CLI::Range(1u, 1000u));
   o.interval = app.add_option("--interval-ms", live.interval_ms, "Pause between samples (ms; --master only)")
                    ->check(CLI::Range(0u, 3600000u));
-  app.add_option("--connect-timeout-ms", live.timeouts.connect_timeout_ms, "TCP connect timeout (ms)")
-      ->check(CLI::Range(1u, 600000u));
-  app.add_option("--timeout-ms", live.timeouts.read_timeout_ms, "Read timeout per request (ms)")
-      ->check(CLI::Range(1u, 600000u));
-  o.retries =
-      app.add_option("--retries", live.retry.attempts, "Attempts per request in all, on failure or 503 (--master only)")
-          ->check(CLI::Range(1u, 100u));
+  o.retries = app.add_option("--retries", live.retry.attempts,
+                             "Attempts per request in all, on a transport failure or a 5xx answer (--master only)")
+                  ->check(CLI::Range(1u, 100u));
   o.backoff = app.add_option("--retry-backoff-ms", live.retry.initial_backoff_ms,
                              "First backoff, doubled each retry (ms; --master only)")
                   ->check(CLI::Range(0u, 600000u));
@@ -238,20 +234,29 @@ int run(int argc, char** argv) {
   if (!charge_model.ok()) return report_failure(common, charge_model.status());
   metadata.request.restore.charge_model = *charge_model;
   request.metadata = metadata.request;
+  request.live.timeouts = {metadata.net.connect_timeout_ms, metadata.net.read_timeout_ms};
+  request.live.log = metadata.net.log;
 
   auto result = mq::reconcile::run_reconcile(request);
   if (!result.ok()) return report_failure(common, result.status());
   const auto& report = *result;
   std::optional<mq::history::TrendTable> trends;
   const std::uint64_t run_at_ms = report.live.first_sample_ms.value_or(now_ms());
+  // A history store that cannot be opened or written does not discard the comparison: the report
+  // is printed (without trends), then the run fails on the history write with its own message.
+  mq::util::Status history_failure;
   if (!history.db.empty()) {
     auto analysed = mq::history::record_and_analyse(history.db, mq::history::make_run_record(report, run_at_ms),
                                                     history.persistence_runs);
-    if (!analysed.ok()) return report_failure(common, analysed.status());
-    trends = std::move(*analysed);
+    if (analysed.ok()) {
+      trends = std::move(*analysed);
+    } else {
+      history_failure = analysed.status().with_context("--db: this run was not recorded");
+    }
   }
   const auto* trend_table = trends ? &*trends : nullptr;
-  const int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  if (!history_failure.ok()) rc = tools::exit_code_for(history_failure);
   mq::report::ReconcileRenderOptions options;
   options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1 &&
                                                tools::colour_allowed_by_environment());
@@ -264,6 +269,7 @@ int run(int argc, char** argv) {
   });
   if (!written.ok()) return tools::fail(k_tool, written);
   if (report.drift()) spdlog::warn("{} of {} tenants drift", report.counts.drift, report.counts.tenants);
+  if (!history_failure.ok()) return tools::fail(k_tool, history_failure);
   return rc;
 }
 

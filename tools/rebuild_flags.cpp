@@ -30,6 +30,11 @@ void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
                "Model a master with the non-OK segment unmount bug fixed (upstream 3b5a5941 rejects such snapshots)");
   app.add_option("--max-payload-bytes", r.restore.max_payload_bytes,
                  "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+  app.add_option("--timeout-ms", f.timeout_ms,
+                 "Connect and read timeout of each request to etcd, Redis or the master, in ms (default 5000)")
+      ->check(CLI::Range(1u, 600000u));
+  app.add_option("--connect-timeout-ms", f.connect_timeout_ms, "Connect timeout alone, in ms (default: --timeout-ms)")
+      ->check(CLI::Range(1u, 600000u));
 }
 
 util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
@@ -67,6 +72,11 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   r.capacity = *cap;
   r.restore.threads = threads == 0 ? util::default_thread_count() : threads;
   if (!f.policy.empty()) r.policy_file = f.policy;
+  f.net.read_timeout_ms = f.timeout_ms;
+  f.net.connect_timeout_ms = f.connect_timeout_ms.value_or(f.timeout_ms);
+  f.net.log = net_log();
+  r.selection.net = f.net;
+  r.oplog.net = f.net;
   return {};
 }
 

@@ -4,9 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "quota/rebuild.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::tools {
@@ -24,11 +26,17 @@ struct RebuildFlags {
   CLI::Option* snapshot_dir = nullptr;
   CLI::Option* catalog = nullptr;
   CLI::Option* redis = nullptr;
+  // --timeout-ms: connect and read timeout of etcd, Redis (and the master in quota-reconcile);
+  // --connect-timeout-ms overrides the connect part.
+  std::uint32_t timeout_ms = util::k_default_timeout_ms;
+  std::optional<std::uint32_t> connect_timeout_ms;
+  // The result: timeouts and the spdlog hook, also copied into request.selection and request.oplog.
+  util::NetConfig net;
 };
 
 // --store --cluster-id --snapshot --snapshot-dir --catalog --redis --policy --policy-etcd
 // --oplog-etcd --oplog-file --until-seq --capacity --restore-time --path --fixed-master
-// --max-payload-bytes.
+// --max-payload-bytes --timeout-ms --connect-timeout-ms.
 void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
 
 // The post-parse rules: path default and consistency, a source is required, Redis needs an

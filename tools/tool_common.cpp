@@ -71,6 +71,16 @@ void setup_logging(const CommonFlags& flags) {
   spdlog::set_level(level);
 }
 
+util::NetLog net_log() {
+  return [](util::NetLogLevel level, const std::string& message) {
+    if (level == util::NetLogLevel::info) {
+      spdlog::info("{}", message);
+    } else {
+      spdlog::debug("{}", message);
+    }
+  };
+}
+
 namespace {
 
 // Names on stderr the temporaries of a killed earlier run that open() removed or left alone.

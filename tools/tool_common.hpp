@@ -12,6 +12,7 @@
 
 #include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::tools {
@@ -50,6 +51,10 @@ void add_threads_option(CLI::App& app, unsigned& threads);
 
 // Configures spdlog on stderr from the verbosity.
 void setup_logging(const CommonFlags& flags);
+
+// The library's network logging hook (util::NetConfig::log) on spdlog: attempts, retries and
+// backoffs at info (-v), request details at debug (-vv).
+[[nodiscard]] util::NetLog net_log();
 
 // Streams the report that `write` renders to stdout, or atomically to flags.output ("-" is
 // stdout too). When `write` returns an error, a file output is abandoned (no file, no temporary).

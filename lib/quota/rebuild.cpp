@@ -38,7 +38,7 @@ util::Status load_policy(const RebuildRequest& request, RebuildResult& result,
     result.policy_source = *request.policy_file;
     result.policy_warnings = loaded->warnings;
   } else if (request.policy_etcd) {
-    auto text = source::read_policy_etcd(*request.policy_etcd, request.selection.cluster_id);
+    auto text = source::read_policy_etcd(*request.policy_etcd, request.selection.cluster_id, request.selection.net);
     if (!text.ok()) return text.status();
     result.policy_source = "etcd " + *request.policy_etcd + " " + text->key;
     if (!text->yaml) {

@@ -25,8 +25,8 @@ std::vector<Cause> causes_of(const restore::TenantTally& tally, restore::ChargeM
           "as pending until the write settles");
   if (e.upserts.objects > 0) {
     add(out, k_cause_upsert_in_flight, e.upserts.old_bytes,
-        util::counted(e.upserts.objects, "size-changing Upsert", "size-changing Upserts") +
-            " in flight: the old " + std::to_string(capped(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
+        util::counted(e.upserts.objects, "size-changing Upsert", "size-changing Upserts") + " in flight: the old " +
+            std::to_string(capped(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
             std::to_string(capped(e.upserts.new_bytes)) + " bytes until UpsertEnd");
   }
   add(out, k_cause_removed_awaiting_finalize, e.removed_bytes,

@@ -34,18 +34,22 @@ struct Endpoints {
 };
 
 // One logical request with the retry policy. `classify` turns an HTTP answer into a result; an
-// `unavailable` result (503) is retried like a transport failure, anything else is final. With
-// `rotate`, each retry goes to the next endpoint (an HA standby answers 503: try the others) and
-// the budget is `attempts` full rounds, backing off between rounds; without it only the serving
-// endpoint is asked.
+// `unavailable` result (503, any 5xx) is retried like a transport failure, anything else is final.
+// With `rotate`, each retry goes to the next endpoint (an HA standby answers 503: try the others)
+// and the budget is `attempts` full rounds, backing off between rounds; without it only the
+// serving endpoint is asked. Every attempt, failure and backoff is reported at info on `log`;
+// every message names the request ("master GET http://HOST:PORT/path: ...").
 template <typename T, typename Classify>
 util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::string& path, const RetryPolicy& retry,
-                                 LiveObservation& obs, Classify classify) {
+                                 const util::NetLog& log, LiveObservation& obs, Classify classify) {
   util::Status last;
   std::uint32_t backoff_ms = retry.initial_backoff_ms;
   const std::size_t n = rotate ? endpoints.clients.size() : 1;
   const std::size_t attempts = std::max<std::size_t>(retry.attempts, 1) * n;
   std::size_t index = endpoints.serving;
+  auto info = [&log](const std::string& message) {
+    if (log) log(util::NetLogLevel::info, message);
+  };
   for (std::size_t attempt = 1; attempt <= attempts; ++attempt) {
     if (attempt > 1) {
       ++obs.retries;
@@ -58,27 +62,40 @@ util::Result<T> fetch_with_retry(Endpoints& endpoints, bool rotate, const std::s
     }
     ++obs.requests;
     auto& client = *endpoints.clients[index];
+    const std::string request = "master GET " + client.address().display + path;
+    info(request + ": attempt " + std::to_string(attempt) + " of " + std::to_string(attempts));
     auto answer = client.get(path);
-    if (!answer.ok() && answer.status().code() != util::StatusCode::unavailable) return answer.status();
+    if (!answer.ok() && answer.status().code() != util::StatusCode::unavailable) {
+      return util::Status::corruption("master " + answer.status().message());
+    }
     if (!answer.ok()) {
       ++obs.transport_failures;
-      last = answer.status();
-      endpoints.skipped[index] = answer.status().message();
-      continue;
+      last = util::Status::unavailable("master " + answer.status().message());
+    } else {
+      if (answer->status == 503) ++obs.unavailable_answers;
+      util::Result<T> result = classify(*answer);
+      if (result.ok() || result.status().code() != util::StatusCode::unavailable) {
+        endpoints.serving = index;
+        if (!result.ok()) return result.status().with_context(request);
+        return result;
+      }
+      last = result.status().with_context(request);
     }
-    if (answer->status == 503) ++obs.unavailable_answers;
-    util::Result<T> result = classify(*answer);
-    if (result.ok() || result.status().code() != util::StatusCode::unavailable) {
-      endpoints.serving = index;
-      return result;
-    }
-    last =
-        endpoints.clients.size() > 1 ? result.status().with_context(client.address().display + path) : result.status();
     endpoints.skipped[index] = last.message();
+    std::string reason = last.message();
+    if (reason.rfind(request + ": ", 0) == 0) reason.erase(0, request.size() + 2);
+    info(util::attempt_failed(request, attempt, attempts, reason, attempt % n == 0 ? backoff_ms : 0));
   }
   std::string context = "after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s");
-  if (n > 1) context += " over " + std::to_string(n) + " master endpoints, none serving; the last";
-  return last.with_context(context);
+  if (n > 1) context += " over " + std::to_string(n) + " master endpoints, none serving";
+  return util::Status::unavailable(last.message() + " (" + context + ")");
+}
+
+// What a non-2xx answer of /metrics means: 503 and any 5xx (a proxy's 502) are worth retrying.
+util::Status metrics_answer_status(const HttpAnswer& a) {
+  const std::string what = "/metrics answered " + source::describe_http_answer(a);
+  if (a.status >= 500) return util::Status::unavailable(what);
+  return util::Status::corruption(what);
 }
 
 util::Result<std::string> read_response_file(const std::string& path) {
@@ -103,33 +120,28 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
   Endpoints endpoints;
   for (const auto& url : request.master_urls) {
     MQ_ASSIGN_OR_RETURN(auto address, parse_master_url(url));
-    endpoints.clients.push_back(std::make_unique<MasterClient>(address, request.timeouts));
+    endpoints.clients.push_back(
+        std::make_unique<MasterClient>(address, request.timeouts, k_default_max_body_bytes, request.log));
   }
   endpoints.skipped.resize(endpoints.clients.size());
   for (std::uint32_t k = 0; k < request.samples; ++k) {
     if (k > 0) std::this_thread::sleep_for(std::chrono::milliseconds(request.interval_ms));
     const std::uint64_t list_at = now_ms();
     auto rows = fetch_with_retry<std::vector<LiveTenant>>(
-        endpoints, true, k_list_path, request.retry, obs,
+        endpoints, true, k_list_path, request.retry, request.log, obs,
         [](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body); });
+    if (!rows.ok()) return rows.status();
     const std::string& display = endpoints.clients[endpoints.serving]->address().display;
-    if (!rows.ok()) {
-      if (rows.status().code() == util::StatusCode::unavailable && endpoints.clients.size() > 1) return rows.status();
-      return rows.status().with_context(display + k_list_path);
-    }
     obs.source = display;
     obs.readings.push_back({ReadingKind::list, k, list_at, k_list_path, std::move(*rows), std::nullopt});
     if (!request.use_metrics) continue;
     const std::uint64_t metrics_at = now_ms();
-    auto reading = fetch_with_retry<LiveReading>(
-        endpoints, false, k_metrics_path, request.retry, obs, [&](const HttpAnswer& a) -> util::Result<LiveReading> {
-          if (a.status == 503) { return util::Status::unavailable("/metrics answered 503"); }
-          if (a.status != 200) {
-            return util::Status::corruption("/metrics answered HTTP " + std::to_string(a.status));
-          }
-          return metrics_reading(a.body, k_metrics_path, k, metrics_at);
-        });
-    if (!reading.ok()) return reading.status().with_context(display + k_metrics_path);
+    auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, request.log, obs,
+                                                 [&](const HttpAnswer& a) -> util::Result<LiveReading> {
+                                                   if (a.status != 200) return metrics_answer_status(a);
+                                                   return metrics_reading(a.body, k_metrics_path, k, metrics_at);
+                                                 });
+    if (!reading.ok()) return reading.status();
     obs.readings.push_back(std::move(*reading));
   }
   for (std::size_t i = 0; i < endpoints.clients.size(); ++i) {
@@ -174,9 +186,14 @@ std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readin
   bool any_list = false;
   for (const auto& r : readings) any_list = any_list || r.kind == ReadingKind::list;
   std::map<std::string, LiveTenantView> views;
-  std::map<std::string, std::size_t> first_seen;  // reading index where the tenant first appeared
+  // Readings that could not say a tenant's charge (its /metrics series are incomplete): they
+  // neither show it nor count as "not visible" for it.
+  std::map<std::string, std::uint32_t> excused;
   for (const auto& r : readings) {
     if (!carries_tenants(r)) continue;
+    if (r.metrics) {
+      for (const auto& i : r.metrics->incomplete) ++excused[i.seen.tenant_id];
+    }
     for (const auto& t : r.tenants) {
       auto [it, inserted] = views.try_emplace(t.tenant_id);
       auto& v = it->second;
@@ -196,7 +213,7 @@ std::vector<LiveTenantView> fold_readings(const std::vector<LiveReading>& readin
   out.reserve(views.size());
   for (auto& [id, v] : views) {
     // Absent from some reading: not visible then, i.e. charged 0.
-    if (v.readings_present < counted) v.min_charged_bytes = 0;
+    if (v.readings_present + excused[id] < counted) v.min_charged_bytes = 0;
     out.push_back(std::move(v));
   }
   return out;
@@ -217,6 +234,20 @@ util::Result<LiveObservation> collect_live(const LiveRequest& request) {
     MQ_RETURN_IF_ERROR(read_saved(request, obs));
   } else {
     MQ_RETURN_IF_ERROR(sample_master(request, obs));
+  }
+  // A tenant whose /metrics series are incomplete is compared with the list of the same sample
+  // (a finding); without a list /metrics is the only source and cannot be trusted.
+  for (const auto& r : obs.readings) {
+    if (!r.metrics || r.metrics->incomplete.empty()) continue;
+    const bool listed = std::any_of(obs.readings.begin(), obs.readings.end(), [&r](const LiveReading& l) {
+      return l.kind == ReadingKind::list && l.sample == r.sample;
+    });
+    if (!listed) {
+      const auto& i = r.metrics->incomplete.front();
+      return util::Status::corruption(r.origin + ": metrics: tenant '" + i.seen.tenant_id + "' has no " +
+                                      i.missing_series.front() +
+                                      " series (and no tenant list to take its values from)");
+    }
   }
   for (const auto& r : obs.readings) {
     obs.samples = std::max(obs.samples, r.sample + 1);

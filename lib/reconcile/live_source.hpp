@@ -1,7 +1,7 @@
 // Collects what a live master reports: K samples of GET /api/v1/tenant_quotas and /metrics taken
 // alternately (live-master-api.md §8.7), or saved responses for offline audits.
 //
-// Retries: a transport failure (refused, timeout, reset, truncated body) or a 503 is retried up to
+// Retries: a transport failure (refused, timeout, reset, truncated body) or a 5xx is retried up to
 // `retry.attempts` times in all, with exponential backoff (initial, doubled, capped); after that
 // the request fails with `unavailable` (exit 4). With several --master endpoints (the replicas of
 // an HA cell) each retry of the list goes to the next endpoint, so a standby's 503 moves on to the
@@ -19,6 +19,7 @@
 #include "model/finding.hpp"
 #include "reconcile/live_types.hpp"
 #include "reconcile/master_client.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::reconcile {
@@ -38,6 +39,7 @@ struct LiveRequest {
   std::uint32_t interval_ms = 1000;        // --interval-ms T between samples
   HttpTimeouts timeouts;
   RetryPolicy retry;
+  util::NetLog log;  // each attempt, retry and backoff (info) and request (debug); may be empty
   std::optional<std::uint64_t> sampled_at_ms;  // --sampled-at: capture time of saved responses
 };
 

@@ -1,7 +1,5 @@
 #include "reconcile/master_client.hpp"
 
-#include <httplib.h>
-
 #include <charconv>
 
 namespace moonquota::reconcile {
@@ -48,62 +46,20 @@ util::Result<MasterAddress> parse_master_url(const std::string& url) {
   return out;
 }
 
-namespace {
-
-// httplib's own names ("Connection", "Read") say little to an operator.
-std::string describe(httplib::Error e) {
-  switch (e) {
-    case httplib::Error::Connection: return "connection failed (refused, unreachable or name not resolved)";
-    case httplib::Error::ConnectionTimeout: return "connect timed out";
-    case httplib::Error::Read: return "read failed (timed out, connection reset or body truncated)";
-    case httplib::Error::Write: return "write failed (connection reset)";
-    case httplib::Error::Canceled: return "canceled (response body too large)";
-    default: return httplib::to_string(e);
-  }
+MasterClient::MasterClient(MasterAddress address, HttpTimeouts timeouts, std::uint64_t max_body_bytes, util::NetLog log)
+    : m_address(std::move(address)), m_max_body_bytes(max_body_bytes) {
+  m_net.connect_timeout_ms = timeouts.connect_timeout_ms;
+  m_net.read_timeout_ms = timeouts.read_timeout_ms;
+  m_net.log = std::move(log);
 }
 
-}  // namespace
-
-struct MasterClient::Impl {
-  httplib::Client client;
-  Impl(const MasterAddress& a, HttpTimeouts t) : client(a.host, a.port) {
-    client.set_connection_timeout(std::chrono::milliseconds(t.connect_timeout_ms));
-    client.set_read_timeout(std::chrono::milliseconds(t.read_timeout_ms));
-    client.set_write_timeout(std::chrono::milliseconds(t.read_timeout_ms));
-    client.set_keep_alive(false);
-    client.set_follow_location(false);
-  }
-};
-
-MasterClient::MasterClient(MasterAddress address, HttpTimeouts timeouts, std::uint64_t max_body_bytes)
-    : m_address(std::move(address)),
-      m_max_body_bytes(max_body_bytes),
-      m_impl(std::make_unique<Impl>(m_address, timeouts)) {}
-
-MasterClient::~MasterClient() = default;
-
 util::Result<HttpAnswer> MasterClient::get(const std::string& path) {
-  // The body goes through a receiver so a huge answer is cut off instead of filling memory.
-  std::string body;
-  bool too_large = false;
-  auto res = m_impl->client.Get(path, [&](const char* data, std::size_t length) {
-    if (body.size() + length > m_max_body_bytes) {
-      too_large = true;
-      return false;
-    }
-    body.append(data, length);
-    return true;
-  });
-  if (too_large) {
-    return util::Status::corruption("GET " + m_address.display + path + ": response body larger than " +
-                                    std::to_string(m_max_body_bytes) + " bytes");
-  }
-  if (!res) { return util::Status::unavailable("GET " + m_address.display + path + ": " + describe(res.error())); }
-  HttpAnswer answer;
-  answer.status = res->status;
-  answer.body = std::move(body);
-  answer.content_type = res->get_header_value("Content-Type");
-  return answer;
+  source::HttpCall call;
+  call.host = m_address.host;
+  call.port = m_address.port;
+  call.path = path;
+  call.max_body_bytes = m_max_body_bytes;
+  return source::http_call(call, m_net);
 }
 
 }  // namespace moonquota::reconcile

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "source/http_call.hpp"
 #include "util/checked_math.hpp"
 
 namespace moonquota::reconcile {
@@ -126,7 +127,7 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
         "there is nothing to reconcile");
   }
   return util::Status::corruption("unexpected live response" +
-                                  (http_status ? " (HTTP " + std::to_string(*http_status) + ")" : std::string()) +
+                                  (http_status ? " (" + source::http_status_text(*http_status) + ")" : std::string()) +
                                   ": " + detail);
 }
 
@@ -134,7 +135,16 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
 
 util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status,
                                                                  std::string_view body) {
-  if (http_status && *http_status == 503) return error_body_status(http_status, json::object());
+  if (http_status && *http_status != 200) {
+    // Lead with the status: an error page from a proxy is not "invalid JSON at byte 0".
+    const bool inactive = *http_status == 503 && body.find(k_inactive_message) != std::string_view::npos;
+    if (inactive) return error_body_status(http_status, json::object());
+    const std::string answered = "the master answered " + source::http_status_text(*http_status) + " (" +
+                                 std::to_string(body.size()) + " bytes" +
+                                 (body.empty() ? std::string() : ": \"" + source::body_excerpt(body) + "\"") + ")";
+    if (*http_status >= 500) return util::Status::unavailable(answered);  // a proxy's 502/503/504: retried
+    if (!json::accept(body.begin(), body.end())) return util::Status::corruption(answered);
+  }
   const std::string what =
       "live tenant list" + (http_status ? " (HTTP " + std::to_string(*http_status) + ")" : std::string());
   if (auto at = too_deep_at(body)) {

@@ -101,13 +101,15 @@ util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposit
     MQ_RETURN_IF_ERROR(apply(s, *field, *value, partials[it->second]));
   }
   for (auto& p : partials) {
+    std::vector<std::string> missing;
     for (const auto& [name, field] : k_tenant_gauges) {
-      if (!(p.seen_mask & (1u << static_cast<unsigned>(field)))) {
-        return util::Status::corruption("metrics: tenant '" + p.tenant.tenant_id + "' has no " + std::string(name) +
-                                        " series");
-      }
+      if (!(p.seen_mask & (1u << static_cast<unsigned>(field)))) missing.emplace_back(name);
     }
-    out.tenants.push_back(std::move(p.tenant));
+    if (missing.empty()) {
+      out.tenants.push_back(std::move(p.tenant));
+    } else {
+      out.incomplete.push_back({std::move(p.tenant), std::move(missing)});
+    }
   }
   return out;
 }

@@ -16,8 +16,9 @@ namespace moonquota::reconcile {
 // The block is present when any tenant gauge, its TYPE/HELP line, or the capacity gauge appears.
 // Errors (a bad live response, exit 3): corruption naming the metric, tenant and line when a value
 // is not an exact unsigned integer (NaN, Inf, fractions, negatives), a flag is not 0 or 1, a
-// charge exceeds 2^63-1, a series is duplicated, a tenant gauge lacks tenant_id, or a tenant
-// lacks one of the six gauges.
+// charge exceeds 2^63-1, a series is duplicated, or a tenant gauge lacks tenant_id. A tenant that
+// lacks one of the six gauges (an older or newer master) is not an error: it is listed in
+// `incomplete` with the series it lacks, and the caller compares it with the tenant list.
 [[nodiscard]] util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition);
 
 // parse_prometheus_text + extract_tenant_metrics.

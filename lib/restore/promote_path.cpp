@@ -22,7 +22,7 @@ util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& op
   }
   util::Result<source::CatalogListing> listing =
       selection.catalog == "redis"
-          ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
+          ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id, selection.net)
           : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   out.catalog_findings = listing->findings;

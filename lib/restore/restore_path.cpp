@@ -36,8 +36,9 @@ util::Result<source::CatalogListing> read_catalog(const StoreSelection& selectio
   const bool redis = selection.catalog == "redis";
   if (redis && selection.redis.empty())
     return util::Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
-  auto listing = redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id)
-                       : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  auto listing =
+      redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id, selection.net)
+            : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   if (!listing->latest_error.empty()) {
     listing->findings.push_back(

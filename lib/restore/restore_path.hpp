@@ -7,6 +7,7 @@
 #include "restore/candidate_decoder.hpp"
 #include "restore/restored_state.hpp"
 #include "source/embedded_catalog.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::restore {
@@ -18,6 +19,7 @@ struct StoreSelection {
   std::string snapshot_dir;          // --snapshot-dir (instead of a store)
   std::string catalog = "embedded";  // --catalog embedded | redis
   std::string redis;                 // --redis HOST:PORT (catalog redis)
+  util::NetConfig net;               // Redis and etcd (policy) timeouts and logging hook
 };
 
 // The catalog of `selection` (embedded, or Redis with `catalog == "redis"`): the listing, with

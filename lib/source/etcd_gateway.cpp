@@ -1,13 +1,13 @@
 #include "source/etcd_gateway.hpp"
 
-#include <httplib.h>
-
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "format/oplog_base64.hpp"
+#include "source/http_call.hpp"
 
 namespace moonquota::source {
 
@@ -73,26 +73,48 @@ EtcdGateway::EtcdGateway(HostPort endpoint, EtcdOptions options)
 std::string EtcdGateway::name() const { return m_endpoint.host + ":" + std::to_string(m_endpoint.port); }
 
 util::Result<std::string> EtcdGateway::post(const std::string& path, const std::string& body) {
+  const std::string request = "POST " + http_origin(m_endpoint.host, m_endpoint.port) + path;
+  const std::string what = "etcd " + request;
   std::string last_error;
-  auto backoff = std::chrono::milliseconds(100);
-  for (int attempt = 0; attempt < std::max(1, m_options.attempts); ++attempt) {
-    if (attempt > 0) {
-      std::this_thread::sleep_for(backoff);
-      backoff *= 2;
+  const int attempts = std::max(1, m_options.attempts);
+  std::uint32_t backoff_ms = m_options.initial_backoff_ms;
+  int made = 0;
+  for (int attempt = 1; attempt <= attempts; ++attempt) {
+    made = attempt;
+    m_options.net.info(what + ": attempt " + std::to_string(attempt) + " of " + std::to_string(attempts));
+    HttpCall call;
+    call.host = m_endpoint.host;
+    call.port = m_endpoint.port;
+    call.method = "POST";
+    call.path = path;
+    call.body = body;
+    auto reply = http_call(call, m_options.net);
+    bool retry = true;
+    if (!reply.ok()) {
+      if (reply.status().code() != util::StatusCode::unavailable) return reply.status();
+      last_error = reply.status().message();
+    } else if (reply->status == 200) {
+      return std::move(reply->body);
+    } else {
+      last_error = request + ": " + describe_http_answer(*reply);
+      retry = reply->status >= 500;  // a request error does not get better by retrying
     }
-    httplib::Client client(m_endpoint.host, m_endpoint.port);
-    client.set_connection_timeout(m_options.connect_timeout_s, 0);
-    client.set_read_timeout(m_options.read_timeout_s, 0);
-    auto res = client.Post(path.c_str(), body, "application/json");
-    if (!res) {
-      last_error = "cannot reach it (" + httplib::to_string(res.error()) + ")";
-      continue;
+    if (!retry) {
+      m_options.net.info(what + ": attempt " + std::to_string(attempt) + " of " + std::to_string(attempts) +
+                         " failed: " + last_error + "; not retried");
+      break;
     }
-    if (res->status == 200) return std::move(res->body);
-    last_error = "HTTP " + std::to_string(res->status) + ": " + res->body.substr(0, 300);
-    if (res->status < 500) break;  // a request error does not get better by retrying
+    const std::string reason =
+        last_error.rfind(request + ": ", 0) == 0 ? last_error.substr(request.size() + 2) : last_error;
+    m_options.net.info(util::attempt_failed(what, static_cast<std::size_t>(attempt), static_cast<std::size_t>(attempts),
+                                            reason, backoff_ms));
+    if (attempt < attempts) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+      backoff_ms *= 2;
+    }
   }
-  return Status::unavailable("etcd " + name() + " " + path + ": " + last_error);
+  return Status::unavailable("etcd " + last_error + " (after " + std::to_string(made) + " attempt" +
+                             (made == 1 ? "" : "s") + ")");
 }
 
 util::Result<RangePage> EtcdGateway::range(const std::string& key, const std::string& range_end, std::uint32_t limit,

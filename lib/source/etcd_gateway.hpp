@@ -1,7 +1,8 @@
 // A small client of etcd's v3 JSON gateway (etcd 3.4, build-notes.md §5): every call is a POST of a
 // JSON body to /v3/kv/...; keys and values travel base64-encoded; int64 fields arrive as strings;
 // zero-valued fields are omitted. Each call is retried a bounded number of times on transport
-// errors and 5xx answers, then reported as Status::unavailable (exit 4).
+// errors and 5xx answers, then reported as Status::unavailable (exit 4) naming what happened
+// (source/http_call.hpp). Every attempt, retry and backoff is reported on options.net's hook.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "source/oplog_source.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -23,10 +25,10 @@ struct HostPort {
 [[nodiscard]] util::Result<HostPort> parse_host_port(const std::string& text, const char* flag);
 
 struct EtcdOptions {
-  int connect_timeout_s = 2;
-  int read_timeout_s = 10;
-  int attempts = 3;               // per call
-  std::uint32_t page_keys = 256;  // range page size
+  util::NetConfig net;                     // timeouts (--timeout-ms) and the logging hook
+  int attempts = 3;                        // per call
+  std::uint32_t initial_backoff_ms = 100;  // doubled after each failed attempt
+  std::uint32_t page_keys = 256;           // range page size
 };
 
 struct RangePage {

@@ -98,10 +98,12 @@ util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const 
 }
 
 util::Result<OpLogKeySet> read_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
-                                          const OpLogReadLimits& limits) {
+                                          const OpLogReadLimits& limits, const util::NetConfig& net) {
   MQ_ASSIGN_OR_RETURN(std::string root, root_for(cluster_id));
   MQ_ASSIGN_OR_RETURN(HostPort endpoint, parse_host_port(host_port, "--oplog-etcd"));
-  EtcdGateway gateway(endpoint);
+  EtcdOptions options;
+  options.net = net;
+  EtcdGateway gateway(endpoint, options);
   OpLogKeySet set;
   set.origin = "etcd " + gateway.name();
   set.root = root;
@@ -143,10 +145,12 @@ util::Status write_oplog_export_file(const std::string& path, const std::vector<
 }
 
 util::Status write_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
-                              const std::vector<KeyValue>& kvs) {
+                              const std::vector<KeyValue>& kvs, const util::NetConfig& net) {
   MQ_ASSIGN_OR_RETURN(std::string root, root_for(cluster_id));
   MQ_ASSIGN_OR_RETURN(HostPort endpoint, parse_host_port(host_port, "--oplog-etcd"));
-  EtcdGateway gateway(endpoint);
+  EtcdOptions options;
+  options.net = net;
+  EtcdGateway gateway(endpoint, options);
   MQ_RETURN_IF_ERROR(gateway.delete_prefix(root));
   for (const auto& kv : kvs) MQ_RETURN_IF_ERROR(gateway.put(kv.key, kv.value));
   return {};
@@ -154,7 +158,7 @@ util::Status write_oplog_etcd(const std::string& host_port, const std::string& c
 
 util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
   if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id);
-  return read_oplog_etcd(oplog.etcd, cluster_id);
+  return read_oplog_etcd(oplog.etcd, cluster_id, {}, oplog.net);
 }
 
 }  // namespace moonquota::source

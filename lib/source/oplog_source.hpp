@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/finding.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -44,8 +45,9 @@ struct OpLogReadLimits {
 // Which OpLog a tool reads: --oplog-etcd HOST:PORT or --oplog-file FILE (the file wins when both
 // are set; the tools make them exclusive).
 struct OpLogSelection {
-  std::string etcd;  // --oplog-etcd HOST:PORT
-  std::string file;  // --oplog-file FILE
+  std::string etcd;     // --oplog-etcd HOST:PORT
+  std::string file;     // --oplog-file FILE
+  util::NetConfig net;  // etcd timeouts (--timeout-ms) and logging hook
   [[nodiscard]] bool given() const { return !etcd.empty() || !file.empty(); }
 };
 
@@ -57,7 +59,8 @@ struct OpLogSelection {
 // Errors: unavailable (etcd unreachable or answering errors after bounded retries),
 // invalid_argument, limit_exceeded.
 [[nodiscard]] util::Result<OpLogKeySet> read_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
-                                                        const OpLogReadLimits& limits = {});
+                                                        const OpLogReadLimits& limits = {},
+                                                        const util::NetConfig& net = {});
 
 // Reads the OpLog key set from the selected source: read_oplog_export_file or read_oplog_etcd,
 // with their errors.
@@ -70,7 +73,7 @@ struct OpLogSelection {
 // Replaces the OpLog of `cluster_id` in etcd HOST:PORT: every key under its root deleted, then
 // `kvs` put in order. Errors: invalid_argument (endpoint or cluster id), unavailable (etcd).
 [[nodiscard]] util::Status write_oplog_etcd(const std::string& host_port, const std::string& cluster_id,
-                                            const std::vector<KeyValue>& kvs);
+                                            const std::vector<KeyValue>& kvs, const util::NetConfig& net = {});
 
 // The same lines as text (for --output - and tests).
 [[nodiscard]] util::Result<std::string> format_oplog_export(const std::vector<KeyValue>& kvs);

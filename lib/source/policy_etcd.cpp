@@ -19,10 +19,13 @@ util::Result<std::string> policy_etcd_key(const std::string& cluster_id) {
   return "mooncake-store/" + id + "/tenant_quota_policy";
 }
 
-util::Result<PolicyText> read_policy_etcd(const std::string& host_port, const std::string& cluster_id) {
+util::Result<PolicyText> read_policy_etcd(const std::string& host_port, const std::string& cluster_id,
+                                          const util::NetConfig& net) {
   MQ_ASSIGN_OR_RETURN(std::string key, policy_etcd_key(cluster_id));
   MQ_ASSIGN_OR_RETURN(HostPort endpoint, parse_host_port(host_port, "--policy-etcd"));
-  EtcdGateway gateway(endpoint);
+  EtcdOptions options;
+  options.net = net;
+  EtcdGateway gateway(endpoint, options);
   MQ_ASSIGN_OR_RETURN(auto value, gateway.get(key));
   return PolicyText{std::move(key), std::move(value)};
 }

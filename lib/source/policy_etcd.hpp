@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -20,6 +21,7 @@ struct PolicyText {
 };
 
 // Errors: refused (cluster id), unavailable (etcd), invalid_argument (HOST:PORT).
-[[nodiscard]] util::Result<PolicyText> read_policy_etcd(const std::string& host_port, const std::string& cluster_id);
+[[nodiscard]] util::Result<PolicyText> read_policy_etcd(const std::string& host_port, const std::string& cluster_id,
+                                                        const util::NetConfig& net = {});
 
 }  // namespace moonquota::source

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "source/embedded_catalog.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -24,9 +25,12 @@ struct RedisCatalogKeys {
 [[nodiscard]] RedisCatalogKeys redis_catalog_keys(const std::string& cluster_id, const std::string& env_cluster_id);
 
 // Reads the catalog from Redis at `host_port`; descriptors from the store under `store_dir`.
-// Errors: unavailable (Redis unreachable, a reply of the wrong type), invalid_argument (HOST:PORT).
+// Up to 3 attempts (backoff 100 ms, doubled) on transport failures, each reported on net's hook.
+// Errors: unavailable (Redis unreachable, timed out, reset, a reply of the wrong type; the
+// message says which and how many attempts), invalid_argument (HOST:PORT).
 [[nodiscard]] util::Result<CatalogListing> read_redis_catalog(const std::string& host_port,
                                                               const std::string& store_dir,
-                                                              const std::string& cluster_id);
+                                                              const std::string& cluster_id,
+                                                              const util::NetConfig& net = {});
 
 }  // namespace moonquota::source

@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <memory>
 #include <sstream>
 
 namespace moonquota::testing {
@@ -182,12 +183,15 @@ std::string MasterStandIn::metrics_body(std::uint64_t request_number, bool with_
   std::uint64_t requested_sum = 0, effective_sum = 0;
   for (const auto& t : tenants) {
     const std::string l = "{tenant_id=\"" + label(t.tenant_id) + "\"} ";
-    out << "mooncake_tenant_quota_requested_bytes" << l << t.requested_quota_bytes << "\n"
-        << "mooncake_tenant_quota_effective_bytes" << l << t.effective_quota_bytes << "\n"
-        << "mooncake_tenant_quota_charged_bytes" << l << t.charged_bytes << "\n"
-        << "mooncake_tenant_quota_admission_closed" << l << (t.admission_closed ? 1 : 0) << "\n"
-        << "mooncake_tenant_quota_over_quota" << l << (t.over_quota ? 1 : 0) << "\n"
-        << "mooncake_tenant_quota_explicit_policy" << l << (t.has_explicit_policy ? 1 : 0) << "\n";
+    const std::pair<const char*, std::uint64_t> values[] = {
+        {"requested_bytes", t.requested_quota_bytes}, {"effective_bytes", t.effective_quota_bytes},
+        {"charged_bytes", t.charged_bytes},           {"admission_closed", t.admission_closed ? 1u : 0u},
+        {"over_quota", t.over_quota ? 1u : 0u},       {"explicit_policy", t.has_explicit_policy ? 1u : 0u}};
+    auto omitted = m_knobs.omit_series.find(t.tenant_id);
+    for (const auto& [name, value] : values) {
+      if (omitted != m_knobs.omit_series.end() && omitted->second == name) continue;
+      out << "mooncake_tenant_quota_" << name << l << value << "\n";
+    }
     requested_sum += t.requested_quota_bytes;
     effective_sum += t.effective_quota_bytes;
   }
@@ -211,7 +215,25 @@ int MasterStandIn::start(int port) {
   auto answer = [this](httplib::Response& res, int status, std::string body, const char* type) {
     if (m_knobs.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(m_knobs.slow_ms));
     res.status = status;
-    if (m_all_requests.fetch_add(1) < m_knobs.reset_first) {
+    const std::uint64_t number = m_all_requests.fetch_add(1);
+    if (number < m_knobs.proxy_error_first) {
+      res.status = m_knobs.proxy_status;
+      const std::string line = std::to_string(m_knobs.proxy_status) + " Proxy Error";
+      res.set_content("<html>\r\n<head><title>" + line + "</title></head>\r\n<body>\r\n<center><h1>" + line +
+                          "</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n",
+                      "text/html");
+      return;
+    }
+    if (number < m_knobs.truncate_first) {
+      auto whole = std::make_shared<std::string>(std::move(body));
+      res.set_content_provider(whole->size(), type, [whole](std::size_t offset, std::size_t, httplib::DataSink& sink) {
+        if (offset >= whole->size() / 2) return false;  // close mid-body
+        sink.write(whole->data(), whole->size() / 2);
+        return true;
+      });
+      return;
+    }
+    if (number < m_knobs.reset_first) {
       const std::size_t length = body.size() + 100;
       res.set_content_provider(length, type, [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
       return;

@@ -37,6 +37,13 @@ struct StandInKnobs {
   std::uint32_t reset_first = 0;        // first N requests (any route): headers, then the connection drops
   std::string malformed;                // "" | "json" (truncated) | "negative" | "float" | "metrics"
   bool omit_tenant_block = false;       // /metrics without the tenant block while the list answers
+  // Faults of the network between us and the master (not the master's API): a reverse proxy's
+  // HTML error page, and a body cut short.
+  std::uint32_t proxy_error_first = 0;  // first N requests (any route): an HTML page with proxy_status
+  int proxy_status = 502;
+  std::uint32_t truncate_first = 0;  // first N requests: the full Content-Length, half the body, then close
+  // An older or newer master: /metrics lacks the gauge mooncake_tenant_quota_<family> of a tenant.
+  std::map<std::string, std::string> omit_series;  // tenant -> family (e.g. "over_quota")
 };
 
 // Visible rows of an account table as the master lists them (explicit policy or charged > 0).

@@ -80,6 +80,15 @@ int main(int argc, char** argv) {
   app.add_option("--malformed", knobs.malformed, "json | negative | float | metrics")
       ->check(CLI::IsMember({"json", "negative", "float", "metrics"}));
   app.add_flag("--no-tenant-block", knobs.omit_tenant_block, "Serve /metrics without the tenant block");
+  app.add_option("--proxy-error-first", knobs.proxy_error_first,
+                 "Answer the first N requests (any route) with a reverse proxy's HTML error page");
+  app.add_option("--proxy-status", knobs.proxy_status, "HTTP status of that page (default 502)")
+      ->check(CLI::Range(400, 599));
+  app.add_option("--truncate-first", knobs.truncate_first,
+                 "Send half the body of the first N answers under the full Content-Length, then close");
+  std::vector<std::string> omit_series;
+  app.add_option("--omit-series", omit_series,
+                 "TENANT=FAMILY: /metrics lacks mooncake_tenant_quota_FAMILY for TENANT (repeatable)");
   app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
   CLI11_PARSE(app, argc, argv);
 
@@ -119,6 +128,11 @@ int main(int argc, char** argv) {
     std::int64_t v = 0;
     if (!split_assignment(d, t, v) || v <= 0) return std::cerr << "master-stand-in: bad --extra " << d << "\n", 2;
     knobs.extra.push_back({t, 0, 0, static_cast<std::uint64_t>(v), true, true, false});
+  }
+  for (const auto& o : omit_series) {
+    const auto eq = o.rfind('=');
+    if (eq == std::string::npos || eq == 0) return std::cerr << "master-stand-in: bad --omit-series " << o << "\n", 2;
+    knobs.omit_series[o.substr(0, eq)] = o.substr(eq + 1);
   }
   knobs.hidden.insert(hidden.begin(), hidden.end());
   knobs.flip_admission.insert(flips.begin(), flips.end());

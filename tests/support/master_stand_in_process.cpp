@@ -77,4 +77,21 @@ int unused_loopback_port() {
   return port;
 }
 
+SilentListener::SilentListener() {
+  m_fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  listen(m_fd, 16);
+  socklen_t len = sizeof addr;
+  getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  m_port = ntohs(addr.sin_port);
+}
+
+SilentListener::~SilentListener() {
+  if (m_fd >= 0) close(m_fd);
+}
+
 }  // namespace moonquota::testing

@@ -35,4 +35,20 @@ class StandInProcess {
 // A loopback port that nothing listens on (bound then closed), for "connection refused".
 [[nodiscard]] int unused_loopback_port();
 
+// A loopback socket that listens but never accepts nor answers: connects succeed (the kernel's
+// backlog), every request then waits for an answer that never comes ("timed out").
+class SilentListener {
+ public:
+  SilentListener();
+  ~SilentListener();
+  SilentListener(const SilentListener&) = delete;
+  SilentListener& operator=(const SilentListener&) = delete;
+  [[nodiscard]] int port() const { return m_port; }
+  [[nodiscard]] std::string host_port() const { return "127.0.0.1:" + std::to_string(m_port); }
+
+ private:
+  int m_fd = -1;
+  int m_port = 0;
+};
+
 }  // namespace moonquota::testing

@@ -44,8 +44,8 @@ TEST(DeltaCauses, LiveModelNamesInFlightUpsertAndRemovedBytesAndTheRemainder) {
   ctx.tallies = &tallies;
   auto d = diff_of("a", 100, 100 + 3000 + 2000 + 700 + 64);  // 64 bytes nobody explains
   explain_delta(d, ctx);
-  EXPECT_EQ(ids(d), (std::vector<std::string>{k_cause_in_flight, k_cause_upsert_in_flight,
-                                              k_cause_removed_awaiting_finalize}))
+  EXPECT_EQ(ids(d),
+            (std::vector<std::string>{k_cause_in_flight, k_cause_upsert_in_flight, k_cause_removed_awaiting_finalize}))
       << "no restore drops in the live model";
   EXPECT_EQ(d.causes[0].bytes, 3000u);
   EXPECT_EQ(d.causes[1].bytes, 2000u);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <vector>
 
 #include "support/master_stand_in_process.hpp"
 #include "support/run_tool.hpp"
@@ -193,6 +195,141 @@ TEST(LiveSource, MetricsWithoutTheTenantBlockWhileTheListAnswersIsAFinding) {
   for (const auto& f : obs->findings) found = found || f.message.find("no tenant block") != std::string::npos;
   EXPECT_TRUE(found);
   EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+// --- issue 11 item 11: non-2xx answers lead with the status; 5xx and cut bodies are retried ---
+
+TEST(LiveSource, AProxysBadGatewayPageIsRetriedThenNamedByStatusNotAsBadJson) {
+  StandInProcess stand_in({"--proxy-error-first", "100"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_FALSE(obs.ok());
+  const std::string& m = obs.status().message();
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable) << m;
+  EXPECT_NE(m.find("master GET " + stand_in.url() + "/api/v1/tenant_quotas: the master answered HTTP 502 Bad Gateway"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("502 Proxy Error"), std::string::npos) << m;
+  EXPECT_NE(m.find("(after 4 attempts)"), std::string::npos) << m;
+  EXPECT_EQ(m.find("JSON"), std::string::npos) << m;
+  EXPECT_EQ(m.find("<html"), std::string::npos) << m;
+  EXPECT_LT(m.size(), 300u) << m;
+}
+
+TEST(LiveSource, AProxys503ThenA200IsRetried) {
+  StandInProcess stand_in({"--proxy-error-first", "1", "--proxy-status", "503"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(obs->retries, 1u);
+  EXPECT_EQ(obs->tenants.size(), 6u);
+}
+
+TEST(LiveSource, A404PageIsCorruptionLeadingWithTheStatus) {
+  StandInProcess stand_in({"--proxy-error-first", "100", "--proxy-status", "404"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(obs.status().message().find("the master answered HTTP 404 Not Found ("), std::string::npos)
+      << obs.status().message();
+  EXPECT_EQ(obs.status().message().find("not valid JSON"), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, ABodyCutShortIsRetriedThenNamed) {
+  StandInProcess once({"--truncate-first", "1"});
+  ASSERT_TRUE(once.running());
+  auto recovered = collect_live(fast_request(once.url()));
+  ASSERT_TRUE(recovered.ok()) << recovered.status().message();
+  EXPECT_EQ(recovered->transport_failures, 1u);
+  StandInProcess always({"--truncate-first", "100"});
+  ASSERT_TRUE(always.running());
+  auto obs = collect_live(fast_request(always.url()));
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("body truncated at byte "), std::string::npos) << obs.status().message();
+}
+
+TEST(LiveSource, ASilentMasterTimesOutNamingTheTimeout) {
+  testing::SilentListener silent;
+  auto req = fast_request("http://" + silent.host_port());
+  req.timeouts = {300, 300};
+  req.retry.attempts = 2;
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(obs.status().message().find("timed out after 300 ms waiting for the answer (after 2 attempts)"),
+            std::string::npos)
+      << obs.status().message();
+}
+
+// --- issue 11 item 10: every attempt, retry and backoff is reported on the hook ---
+
+TEST(LiveSource, EveryAttemptRetryAndBackoffIsLogged) {
+  const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  auto req = fast_request(url);
+  req.retry = {2, 7, 20};
+  std::vector<std::string> info, debug;
+  req.log = [&](util::NetLogLevel level, const std::string& m) {
+    (level == util::NetLogLevel::info ? info : debug).push_back(m);
+  };
+  auto obs = collect_live(req);
+  ASSERT_FALSE(obs.ok());
+  const std::string what = "master GET " + url + "/api/v1/tenant_quotas";
+  ASSERT_EQ(info.size(), 4u);
+  EXPECT_EQ(info[0], what + ": attempt 1 of 2");
+  EXPECT_EQ(info[1], what + ": attempt 1 of 2 failed: connection refused; retrying in 7 ms");
+  EXPECT_EQ(info[2], what + ": attempt 2 of 2");
+  EXPECT_NE(info[3].find("; giving up"), std::string::npos) << info[3];
+  ASSERT_EQ(debug.size(), 2u);
+  EXPECT_EQ(debug[0].rfind("GET " + url + "/api/v1/tenant_quotas -> connection refused, 0 bytes, ", 0), 0u) << debug[0];
+}
+
+// --- issue 11 item 21: a /metrics lacking a series for a tenant is a finding, not a failure ---
+
+TEST(LiveSource, AMetricsSeriesMissingForATenantIsAFindingAndTheListGivesItsValues) {
+  StandInProcess stand_in({"--omit-series", "alpha=over_quota"});
+  ASSERT_TRUE(stand_in.running());
+  auto obs = collect_live(fast_request(stand_in.url()));
+  ASSERT_TRUE(obs.ok()) << obs.status().message();
+  EXPECT_EQ(find(*obs, "alpha").min_charged_bytes, 840257u) << "the incomplete reading does not count as 0";
+  EXPECT_EQ(obs->tenants.size(), 6u);
+  bool found = false;
+  for (const auto& f : obs->findings) {
+    found = found ||
+            (f.severity == model::Severity::warning &&
+             f.message.find("tenant 'alpha' lacks the series mooncake_tenant_quota_over_quota") != std::string::npos &&
+             f.message.find("taken from the tenant list") != std::string::npos);
+    EXPECT_EQ(f.message.find("have no metric series"), std::string::npos) << f.message;
+    EXPECT_EQ(f.message.find("_sum"), std::string::npos) << f.message;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(LiveSource, SavedMetricsAloneLackingASeriesStillFail) {
+  std::string text = testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt");
+  const std::string line = "mooncake_tenant_quota_over_quota{tenant_id=\"alpha\"} 0\n";
+  const auto at = text.find(line);
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, line.size());
+  const std::string path = ::testing::TempDir() + "/metrics-without-alpha-over-quota.txt";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  LiveRequest alone;
+  alone.metrics_files = {path};
+  auto obs = collect_live(alone);
+  ASSERT_FALSE(obs.ok());
+  EXPECT_EQ(obs.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(obs.status().message().find("tenant 'alpha' has no mooncake_tenant_quota_over_quota series"),
+            std::string::npos)
+      << obs.status().message();
+  LiveRequest both = alone;
+  both.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  auto compared = collect_live(both);
+  ASSERT_TRUE(compared.ok()) << compared.status().message();
+  EXPECT_EQ(find(*compared, "alpha").min_charged_bytes, 840257u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // quota-reconcile (the real binary) against the master stand-in (a real HTTP server on loopback).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "support/master_stand_in_process.hpp"
@@ -175,6 +176,52 @@ TEST(QuotaReconcileTool, HistoryKeepsTheTwoModelsApart) {
   ASSERT_EQ(restore.exit_code, 0) << restore.err;
   EXPECT_NE(restore.out.find("model:     restore"), std::string::npos) << restore.out;
   EXPECT_NE(restore.out.find("PERSISTENT 3 consecutive run(s) live over"), std::string::npos) << restore.out;
+}
+
+// Issue 11 item 11: --timeout-ms bounds the wait on a master that accepts but never answers,
+// and the message says it timed out after that many ms (the same words etcd and Redis use).
+TEST(QuotaReconcileTool, TimeoutMsBoundsASilentMasterAndNamesTheTimeout) {
+  testing::SilentListener silent;
+  auto args = testing::genuine_r1_metadata_args();
+  args.insert(args.end(), {"--master", "http://" + silent.host_port(), "--retries", "2", "--retry-backoff-ms", "1",
+                           "--timeout-ms", "250"});
+  const auto start = std::chrono::steady_clock::now();
+  auto run = run_tool("quota-reconcile", args);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_EQ(run.exit_code, 4) << run.err;
+  EXPECT_NE(run.err.find("master GET http://" + silent.host_port() +
+                         "/api/v1/tenant_quotas: timed out after 250 ms waiting for the answer (after 2 attempts)"),
+            std::string::npos)
+      << run.err;
+}
+
+// The same flag and words for etcd in quota-rebuild (and quota-reconcile's metadata flags).
+TEST(QuotaReconcileTool, TimeoutMsBoundsASilentEtcdInQuotaRebuild) {
+  testing::SilentListener silent;
+  const auto start = std::chrono::steady_clock::now();
+  auto run = run_tool("quota-rebuild",
+                      {"--store", testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/store"),
+                       "--restore-time", "1795956296529", "--policy-etcd", silent.host_port(), "--timeout-ms", "200"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_EQ(run.exit_code, 4) << run.err;
+  EXPECT_NE(run.err.find("etcd POST http://" + silent.host_port() +
+                         "/v3/kv/range: timed out after 200 ms waiting for the answer (after 3 attempts)"),
+            std::string::npos)
+      << run.err;
+}
+
+// Issue 11 item 19: an unusable --db keeps the report; the history write fails on its own.
+TEST(QuotaReconcileTool, AnUnopenableDbPrintsTheReportThenFailsOnTheHistoryWrite) {
+  StandInProcess stand_in({"--drift", "alpha=4096"});
+  ASSERT_TRUE(stand_in.running());
+  auto run = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "json", "--db", "/dev/null/history"}));
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_EQ(verdicts(run.out)["alpha"], "live_over");
+  EXPECT_NE(run.err.find("quota-reconcile: --db: this run was not recorded: "), std::string::npos) << run.err;
+  auto prom = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "prom", "--db", "/dev/null/history"}));
+  EXPECT_EQ(prom.exit_code, 3) << prom.err;
+  EXPECT_NE(prom.out.find("moonquota_reconcile_exit_code 3"), std::string::npos) << prom.out;
+  EXPECT_NE(prom.out.find("moonquota_reconcile_verdict{"), std::string::npos) << prom.out;
 }
 
 }  // namespace

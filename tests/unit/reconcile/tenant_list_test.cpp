@@ -35,10 +35,34 @@ TEST(TenantList, StatusFirstThenErrorCode) {
   ASSERT_FALSE(off.ok());
   EXPECT_EQ(off.status().code(), util::StatusCode::unsupported);
   EXPECT_NE(off.status().message().find("multi-tenancy disabled"), std::string::npos);
+  // Issue 11 item 11: any 5xx is retried (unavailable), led by its status.
   auto other = parse_tenant_list_response(500, R"({"success":false,"error_code":-1,"error_message":"INTERNAL_ERROR"})");
   ASSERT_FALSE(other.ok());
-  EXPECT_EQ(other.status().code(), util::StatusCode::corruption);
-  EXPECT_NE(other.status().message().find("HTTP 500"), std::string::npos);
+  EXPECT_EQ(other.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(other.status().message().find("HTTP 500 Internal Server Error"), std::string::npos);
+  auto not_found = parse_tenant_list_response(404, R"({"success":false,"error_code":-704,"error_message":"x"})");
+  ASSERT_FALSE(not_found.ok());
+  EXPECT_EQ(not_found.status().code(), util::StatusCode::corruption);
+  EXPECT_NE(not_found.status().message().find("(HTTP 404 Not Found): error_code -704"), std::string::npos)
+      << not_found.status().message();
+}
+
+// Issue 11 item 11: an HTML error page is described by its status and title, never as bad JSON.
+TEST(TenantList, AnHtmlErrorPageLeadsWithTheStatusNotAJsonOffset) {
+  const std::string page =
+      "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>" + std::string(5000, 'x') + "</body></html>";
+  auto proxy = parse_tenant_list_response(502, page);
+  ASSERT_FALSE(proxy.ok());
+  EXPECT_EQ(proxy.status().code(), util::StatusCode::unavailable);
+  EXPECT_EQ(proxy.status().message(), "the master answered HTTP 502 Bad Gateway (" + std::to_string(page.size()) +
+                                          " bytes: \"502 Bad Gateway\")");
+  auto missing = parse_tenant_list_response(404, "<html><body>" + std::string(5000, 'y') + "</body></html>");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), util::StatusCode::corruption);
+  EXPECT_EQ(missing.status().message().find("the master answered HTTP 404 Not Found"), 0u)
+      << missing.status().message();
+  EXPECT_EQ(missing.status().message().find("JSON"), std::string::npos) << missing.status().message();
+  EXPECT_LT(missing.status().message().size(), 150u) << missing.status().message();
 }
 
 TEST(TenantList, SavedErrorBodiesWithoutStatus) {

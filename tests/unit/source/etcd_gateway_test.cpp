@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <vector>
 
 #include "forge/oplog_forge.hpp"
 #include "source/etcd_gateway.hpp"
 #include "source/oplog_source.hpp"
 #include "source/policy_etcd.hpp"
+#include "support/master_stand_in_process.hpp"
 #include "support/service_env.hpp"
 
 namespace moonquota::source {
@@ -42,11 +45,44 @@ TEST(EtcdGateway, PutGetPagedPrefixRange) {
 TEST(EtcdGateway, UnreachableIsUnavailable) {
   EtcdOptions options;
   options.attempts = 2;
-  options.connect_timeout_s = 1;
+  options.net.connect_timeout_ms = 1000;
   EtcdGateway gw(HostPort{"127.0.0.1", 1}, options);
   auto r = gw.get("/x");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), util::StatusCode::unavailable);
+  EXPECT_EQ(r.status().message(), "etcd POST http://127.0.0.1:1/v3/kv/range: connection refused (after 2 attempts)");
+}
+
+// Issue 11 items 10 and 11: a silent etcd times out after --timeout-ms (not 10 s per attempt),
+// says so, and reports every attempt and backoff on the hook.
+TEST(EtcdGateway, ASilentEtcdTimesOutAfterTheTimeoutAndLogsEveryAttempt) {
+  testing::SilentListener silent;
+  EtcdOptions options;
+  options.attempts = 2;
+  options.net.connect_timeout_ms = 300;
+  options.net.read_timeout_ms = 300;
+  std::vector<std::string> info, debug;
+  options.net.log = [&](util::NetLogLevel level, const std::string& m) {
+    (level == util::NetLogLevel::info ? info : debug).push_back(m);
+  };
+  EtcdGateway gw(HostPort{"127.0.0.1", silent.port()}, options);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = gw.get("/x");
+  ASSERT_FALSE(r.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  const std::string post = "POST http://" + silent.host_port() + "/v3/kv/range";
+  EXPECT_EQ(r.status().message(),
+            "etcd " + post + ": timed out after 300 ms waiting for the answer (after 2 attempts)");
+  ASSERT_EQ(info.size(), 4u);
+  EXPECT_EQ(info[0], "etcd " + post + ": attempt 1 of 2");
+  EXPECT_EQ(info[1], "etcd " + post +
+                         ": attempt 1 of 2 failed: timed out after 300 ms waiting for the answer; "
+                         "retrying in 100 ms");
+  EXPECT_EQ(info[3], "etcd " + post +
+                         ": attempt 2 of 2 failed: timed out after 300 ms waiting for the answer; "
+                         "giving up");
+  ASSERT_EQ(debug.size(), 2u);
+  EXPECT_EQ(debug[0].rfind(post + " -> timed out after 300 ms", 0), 0u) << debug[0];
 }
 
 TEST(EtcdGateway, PrefixRangeEnd) {

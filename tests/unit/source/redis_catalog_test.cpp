@@ -1,10 +1,12 @@
 // The Redis snapshot catalog against a real redis-server (scripts/with-services.sh).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "source/redis_catalog.hpp"
+#include "support/master_stand_in_process.hpp"
 #include "support/redis_command.hpp"
 #include "support/service_env.hpp"
 
@@ -62,6 +64,34 @@ TEST(RedisCatalog, LatestAndListNewestFirstSkippingInvalidAndDescriptorless) {
 
 TEST(RedisCatalog, UnreachableIsUnavailable) {
   EXPECT_EQ(read_redis_catalog("127.0.0.1:1", "/nonexistent", "c").status().code(), util::StatusCode::unavailable);
+}
+
+// Issue 11 items 10 and 11: Redis failures in the words of every service client, with the
+// --timeout-ms of etcd and the master, each attempt reported on the hook.
+TEST(RedisCatalog, RefusedAndSilentRedisAreNamedWithTheTimeoutAndAttempts) {
+  util::NetConfig net;
+  net.connect_timeout_ms = 300;
+  net.read_timeout_ms = 300;
+  std::vector<std::string> info;
+  net.log = [&info](util::NetLogLevel level, const std::string& m) {
+    if (level == util::NetLogLevel::info) info.push_back(m);
+  };
+  const std::string closed = "127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  auto refused = read_redis_catalog(closed, "/nonexistent", "c", net);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "Redis " + closed + ": connection refused (after 3 attempts)");
+  ASSERT_EQ(info.size(), 6u);
+  EXPECT_EQ(info[0], "Redis " + closed + ": attempt 1 of 3");
+  EXPECT_EQ(info[1], "Redis " + closed + ": attempt 1 of 3 failed: connection refused; retrying in 100 ms");
+  testing::SilentListener silent;
+  const auto start = std::chrono::steady_clock::now();
+  auto timed_out = read_redis_catalog(silent.host_port(), "/nonexistent", "c", net);
+  ASSERT_FALSE(timed_out.ok());
+  EXPECT_EQ(timed_out.status().code(), util::StatusCode::unavailable);
+  EXPECT_NE(timed_out.status().message().find("timed out after 300 ms waiting for the answer (after 3 attempts)"),
+            std::string::npos)
+      << timed_out.status().message();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
 }
 
 }  // namespace
