@@ -9,6 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
   libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev
   libcpp-httplib-dev libhiredis-dev libjsoncpp-dev clang-format
+  cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
 )
 

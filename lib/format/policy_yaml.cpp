@@ -3,6 +3,7 @@
 #include "format/policy_yaml.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "model/tenant_id.hpp"
@@ -169,6 +171,40 @@ class PolicyReader {
   std::map<std::string, int> m_name_lines;  // tenant -> line of its name, for duplicates
 };
 
+// Counts the nodes of the first document without building them, and stops at the first one past
+// k_max_policy_nodes: yaml-cpp's nodes cost hundreds of bytes each (a 1 MiB flow sequence of
+// one-letter scalars holds half a million), so the count, not the byte size, bounds memory.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  struct TooMany {
+    YAML::Mark mark;
+  };
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { count(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { count(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                const std::string& /*value*/) override {
+    count(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                       YAML::EmitterStyle::value /*style*/) override {
+    count(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  YAML::EmitterStyle::value /*style*/) override {
+    count(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void count(const YAML::Mark& mark) {
+    if (++m_nodes > k_max_policy_nodes) throw TooMany{mark};
+  }
+  std::size_t m_nodes = 0;
+};
+
 }  // namespace
 
 util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name) {
@@ -179,8 +215,20 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
                     source_name, text.size(), k_max_policy_bytes >> 20, k_max_policy_bytes));
   }
   try {
-    const YAML::Node root = YAML::Load(std::string(text));
+    const std::string owned(text);
+    {
+      std::istringstream stream(owned);
+      YAML::Parser parser(stream);
+      NodeCounter counter;
+      parser.HandleNextDocument(counter);
+    }
+    const YAML::Node root = YAML::Load(owned);
     return PolicyReader(source_name).read(root);
+  } catch (const NodeCounter::TooMany& too_many) {
+    return Status::unsupported(fmt::format(
+        "tenant quota policy '{}' line {}: more than {} YAML nodes, above our limit (a real policy has a few "
+        "per tenant)",
+        source_name, too_many.mark.line + 1, k_max_policy_nodes));
   } catch (const YAML::Exception& error) {
     std::string position;
     if (error.mark.line >= 0) {

@@ -23,6 +23,10 @@ namespace moonquota::format {
 // Inputs larger than this are refused before parsing: a real policy is a few KiB, and yaml-cpp's
 // nodes take ~200x the text (a 4 MB policy peaked at 943 MB; the old 64 MiB limit allowed ~15 GB).
 inline constexpr std::size_t k_max_policy_bytes = std::size_t{1} * 1024 * 1024;
+// Documents with more nodes than this are refused before yaml-cpp builds them: a node costs ~500
+// bytes, so 1 MiB of one-letter flow items would still take ~250 MB (issue 11 item 26). A tenant
+// takes 5 nodes (its map, two keys, two values): this allows ~10,000 tenants in ~25 MB.
+inline constexpr std::size_t k_max_policy_nodes = 50'000;
 
 // A parsed policy: tenant id -> requested quota in bytes, each in [1, 2^63-1], keyed bytewise.
 // `warnings` lists accepted oddities (unusual version spelling, ignored keys), each with its line.
@@ -38,8 +42,9 @@ struct TenantQuotaPolicy {
 [[nodiscard]] util::Result<std::uint64_t> parse_quota_bytes(std::string_view text);
 
 // Parses policy YAML text. `source_name` (a path, or "etcd key ...") prefixes every message.
-// Errors: refused (bad YAML, schema violation, invalid/duplicate name, bad quota, input larger
-// than k_max_policy_bytes). Only the first YAML document is read, as yaml-cpp's Load does.
+// Errors: refused (bad YAML, schema violation, invalid/duplicate name, bad quota); unsupported
+// for an input of more than k_max_policy_bytes bytes or k_max_policy_nodes nodes. Only the first
+// YAML document is read, as yaml-cpp's Load does.
 [[nodiscard]] util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name);
 
 // The file connector's Load: reads `path` whole and parses it. A file that cannot be opened is

@@ -184,8 +184,9 @@ std::string unescape_help(std::string_view s) {
   return out;
 }
 
-// "# HELP name doc" / "# TYPE name type"; other comments are ignored.
-void parse_comment(std::string_view line, PromExposition& out) {
+// "# HELP name doc" / "# TYPE name type"; other comments are ignored. `rest` is raw (HELP text
+// still escaped, TYPE text with trailing blanks).
+void parse_comment(std::string_view line, const PromCommentSink& on_comment) {
   std::size_t pos = 1;
   auto skip = [&] {
     while (pos < line.size() && is_space(line[pos])) ++pos;
@@ -199,17 +200,10 @@ void parse_comment(std::string_view line, PromExposition& out) {
   std::string_view keyword = token();
   if (keyword != "HELP" && keyword != "TYPE") return;
   skip();
-  std::string name(token());
+  std::string_view name = token();
   if (name.empty()) return;
   if (pos < line.size()) ++pos;  // the one separator before the rest
-  std::string_view rest = line.substr(std::min(pos, line.size()));
-  if (keyword == "HELP") {
-    out.help[name] = unescape_help(rest);
-  } else {
-    std::size_t end = rest.size();
-    while (end > 0 && is_space(rest[end - 1])) --end;
-    out.types[name] = std::string(rest.substr(0, end));
-  }
+  on_comment(keyword, name, line.substr(std::min(pos, line.size())));
 }
 
 }  // namespace
@@ -221,8 +215,8 @@ const std::string* PromSample::label(std::string_view label_name) const {
   return nullptr;
 }
 
-util::Result<PromExposition> parse_prometheus_text(std::string_view text) {
-  PromExposition out;
+util::Status scan_prometheus_text(std::string_view text, const PromSampleSink& on_sample,
+                                  const PromCommentSink& on_comment) {
   std::size_t line_no = 0;
   std::size_t begin = 0;
   while (begin < text.size()) {
@@ -237,13 +231,33 @@ util::Result<PromExposition> parse_prometheus_text(std::string_view text) {
     if (first == line.size()) continue;
     line.remove_prefix(first);
     if (line.front() == '#') {
-      parse_comment(line, out);
+      parse_comment(line, on_comment);
       continue;
     }
     PromSample sample;
     MQ_RETURN_IF_ERROR(LineParser(line, line_no).parse_sample(sample));
-    out.samples.push_back(std::move(sample));
+    MQ_RETURN_IF_ERROR(on_sample(std::move(sample)));
   }
+  return {};
+}
+
+util::Result<PromExposition> parse_prometheus_text(std::string_view text) {
+  PromExposition out;
+  MQ_RETURN_IF_ERROR(scan_prometheus_text(
+      text,
+      [&](PromSample&& sample) {
+        out.samples.push_back(std::move(sample));
+        return util::Status();
+      },
+      [&](std::string_view keyword, std::string_view name, std::string_view rest) {
+        if (keyword == "HELP") {
+          out.help[std::string(name)] = unescape_help(rest);
+        } else {
+          std::size_t end = rest.size();
+          while (end > 0 && is_space(rest[end - 1])) --end;
+          out.types[std::string(name)] = std::string(rest.substr(0, end));
+        }
+      }));
   return out;
 }
 

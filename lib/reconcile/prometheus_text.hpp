@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,6 +56,15 @@ inline constexpr std::size_t k_max_labels_per_sample = 64;
 // inside one sample is an error (found in linear time); duplicate series are the caller's concern.
 // More than k_max_labels_per_sample labels in one sample is an error naming the line.
 [[nodiscard]] util::Result<PromExposition> parse_prometheus_text(std::string_view text);
+
+// The same parse, streamed: every line is checked as above, but nothing is stored. `on_sample`
+// gets each sample in text order (an error it returns stops the scan and is returned);
+// `on_comment` gets each # HELP / # TYPE line as (keyword, metric name, text). A reader that keeps
+// only the families it reads stays within a small multiple of its input (issue 11 item 26).
+using PromSampleSink = std::function<util::Status(PromSample&&)>;
+using PromCommentSink = std::function<void(std::string_view keyword, std::string_view name, std::string_view text)>;
+[[nodiscard]] util::Status scan_prometheus_text(std::string_view text, const PromSampleSink& on_sample,
+                                                const PromCommentSink& on_comment);
 
 // Reads an exact unsigned decimal ("0" .. "18446744073709551615"; no sign, no exponent, no
 // fraction). Used for values that Mooncake prints as unsigned integers.

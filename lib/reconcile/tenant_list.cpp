@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <limits>
+
 #include "source/http_call.hpp"
 #include "util/checked_math.hpp"
 
@@ -70,47 +73,67 @@ util::Status bad_member(std::size_t row, const std::string& member, const std::s
   return util::Status::corruption("live tenant list: data[" + std::to_string(row) + "]." + member + " " + what);
 }
 
-util::Status read_u64(const json& obj, std::size_t row, const char* member, std::uint64_t& out) {
-  auto it = obj.find(member);
-  if (it == obj.end()) return bad_member(row, member, "is missing");
-  if (!it->is_number_unsigned()) {
-    const bool negative = it->is_number_integer();
-    return bad_member(row, member, negative ? "is negative" : "is not an unsigned integer: " + describe(*it));
+// The last value a row gave one member (a repeated member keeps its last value, as in a DOM): a
+// scalar (strings cut to an excerpt, except tenant_id) or the type and child count of a container.
+struct MemberValue {
+  bool present = false;
+  json scalar;
+  std::optional<json::value_t> container;  // array or object
+  std::size_t children = 0;                // of the container
+};
+
+enum class RowMember { tenant_id, requested, effective, charged, admission_closed, over_quota, explicit_policy };
+constexpr std::array<std::string_view, 7> k_row_members = {
+    "tenant_id",  "requested_quota_bytes", "effective_quota_bytes", "charged_bytes", "admission_closed",
+    "over_quota", "has_explicit_policy"};
+using RowValues = std::array<MemberValue, k_row_members.size()>;
+
+std::string describe(const MemberValue& v) {
+  if (v.container == json::value_t::array) return "an array of " + std::to_string(v.children) + " elements";
+  if (v.container == json::value_t::object) return "an object of " + std::to_string(v.children) + " members";
+  return describe(v.scalar);
+}
+
+const MemberValue& member_of(const RowValues& row, RowMember m) { return row[static_cast<std::size_t>(m)]; }
+std::string name_of(RowMember m) { return std::string(k_row_members[static_cast<std::size_t>(m)]); }
+
+util::Status read_u64(const RowValues& row, std::size_t i, RowMember m, std::uint64_t& out) {
+  const MemberValue& v = member_of(row, m);
+  if (!v.present) return bad_member(i, name_of(m), "is missing");
+  if (v.container || !v.scalar.is_number_unsigned()) {
+    const bool negative = !v.container && v.scalar.is_number_integer();
+    return bad_member(i, name_of(m), negative ? "is negative" : "is not an unsigned integer: " + describe(v));
   }
-  out = it->get<std::uint64_t>();
+  out = v.scalar.get<std::uint64_t>();
   return {};
 }
 
-util::Status read_bool(const json& obj, std::size_t row, const char* member, bool& out) {
-  auto it = obj.find(member);
-  if (it == obj.end()) return bad_member(row, member, "is missing");
-  if (!it->is_boolean()) return bad_member(row, member, "is not a boolean: " + describe(*it));
-  out = it->get<bool>();
+util::Status read_bool(const RowValues& row, std::size_t i, RowMember m, bool& out) {
+  const MemberValue& v = member_of(row, m);
+  if (!v.present) return bad_member(i, name_of(m), "is missing");
+  if (v.container || !v.scalar.is_boolean()) return bad_member(i, name_of(m), "is not a boolean: " + describe(v));
+  out = v.scalar.get<bool>();
   return {};
 }
 
-util::Result<LiveTenant> read_row(const json& row, std::size_t i) {
-  if (!row.is_object()) return bad_member(i, "", "is not an object");
+// The checks of one complete row, in member order (the first failing member is reported).
+util::Result<LiveTenant> read_row(const RowValues& row, std::size_t i) {
   LiveTenant t;
-  auto id = row.find("tenant_id");
-  if (id == row.end()) return bad_member(i, "tenant_id", "is missing");
-  if (!id->is_string()) return bad_member(i, "tenant_id", "is not a string: " + describe(*id));
-  t.tenant_id = id->get<std::string>();
-  MQ_RETURN_IF_ERROR(read_u64(row, i, "requested_quota_bytes", t.requested_quota_bytes));
-  MQ_RETURN_IF_ERROR(read_u64(row, i, "effective_quota_bytes", t.effective_quota_bytes));
-  MQ_RETURN_IF_ERROR(read_u64(row, i, "charged_bytes", t.charged_bytes));
+  const MemberValue& id = member_of(row, RowMember::tenant_id);
+  if (!id.present) return bad_member(i, "tenant_id", "is missing");
+  if (id.container || !id.scalar.is_string()) return bad_member(i, "tenant_id", "is not a string: " + describe(id));
+  t.tenant_id = id.scalar.get<std::string>();
+  MQ_RETURN_IF_ERROR(read_u64(row, i, RowMember::requested, t.requested_quota_bytes));
+  MQ_RETURN_IF_ERROR(read_u64(row, i, RowMember::effective, t.effective_quota_bytes));
+  MQ_RETURN_IF_ERROR(read_u64(row, i, RowMember::charged, t.charged_bytes));
   if (t.charged_bytes > util::k_max_charged_bytes) return bad_member(i, "charged_bytes", "exceeds 2^63-1");
-  MQ_RETURN_IF_ERROR(read_bool(row, i, "admission_closed", t.admission_closed));
-  MQ_RETURN_IF_ERROR(read_bool(row, i, "over_quota", t.over_quota));
-  MQ_RETURN_IF_ERROR(read_bool(row, i, "has_explicit_policy", t.has_explicit_policy));
+  MQ_RETURN_IF_ERROR(read_bool(row, i, RowMember::admission_closed, t.admission_closed));
+  MQ_RETURN_IF_ERROR(read_bool(row, i, RowMember::over_quota, t.over_quota));
+  MQ_RETURN_IF_ERROR(read_bool(row, i, RowMember::explicit_policy, t.has_explicit_policy));
   return t;
 }
 
-util::Status error_body_status(std::optional<int> http_status, const json& body) {
-  std::int64_t code = 0;
-  std::string message;
-  if (auto it = body.find("error_code"); it != body.end() && it->is_number_integer()) code = it->get<std::int64_t>();
-  if (auto it = body.find("error_message"); it != body.end() && it->is_string()) message = it->get<std::string>();
+util::Status error_body_status(std::optional<int> http_status, std::int64_t code, const std::string& message) {
   const std::string detail = "error_code " + std::to_string(code) + ", error_message \"" + cut(message) + "\"";
   const bool inactive =
       http_status ? *http_status == 503
@@ -131,6 +154,199 @@ util::Status error_body_status(std::optional<int> http_status, const json& body)
                                   ": " + detail);
 }
 
+// A SAX pass that reads the body straight into rows and never builds a DOM: nlohmann's DOM costs
+// ~25x a list of empty arrays (a 30 MB body peaked at 778 MB; issue 11 item 26). Memory is the
+// rows plus one row's members (and nlohmann's lexer, which keeps the structural characters between
+// two scalars for its messages: at most the body again); everything else is checked and dropped.
+// Nesting is bounded by too_deep_at before this runs. The outcome equals reading a DOM: the last
+// repeated member wins, rows are checked in order and the first bad one is reported.
+class ListReader : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return scalar(json(nullptr)); }
+  bool boolean(bool val) override { return scalar(json(val)); }
+  bool number_integer(number_integer_t val) override { return scalar(json(val)); }
+  bool number_unsigned(number_unsigned_t val) override { return scalar(json(val)); }
+  bool number_float(number_float_t val, const string_t& /*text*/) override { return scalar(json(val)); }
+  bool string(string_t& val) override {
+    const bool whole = in(Level::row) && m_member == RowMember::tenant_id;
+    if (!whole && val.size() > k_max_excerpt_bytes + 1) val.resize(k_max_excerpt_bytes + 1);  // describe() cuts
+    return scalar(json(std::move(val)));
+  }
+  bool binary(binary_t& /*val*/) override { return scalar(json()); }  // never produced by the text parser
+
+  bool start_object(std::size_t /*elements*/) override { return open(json::value_t::object); }
+  bool start_array(std::size_t /*elements*/) override { return open(json::value_t::array); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& val) override {
+    count_child(json::value_t::object);
+    if (in(Level::root)) {
+      m_root_key = val == "success"         ? RootKey::success
+                   : val == "error_code"    ? RootKey::error_code
+                   : val == "error_message" ? RootKey::error_message
+                   : val == "data"          ? RootKey::data
+                                            : RootKey::other;
+    } else if (in(Level::row)) {
+      m_member.reset();
+      for (std::size_t m = 0; m < k_row_members.size(); ++m) {
+        if (val == k_row_members[m]) m_member = static_cast<RowMember>(m);
+      }
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& ex) override {
+    if (const auto* parse = dynamic_cast<const json::parse_error*>(&ex)) {
+      m_parse_error_offset = parse->byte > 0 ? parse->byte - 1 : 0;  // 1-based, just past the fault
+    } else {
+      m_other_error = cut(ex.what(), 120);  // e.g. out_of_range 406: a number too large for a double
+    }
+    return false;
+  }
+
+  // The outcome of a complete parse, in the DOM reader's order of checks.
+  util::Result<std::vector<LiveTenant>> finish(std::optional<int> http_status) {
+    if (!m_root_is_object) return util::Status::corruption("live tenant list: body is not a JSON object");
+    if (!m_success) return util::Status::corruption("live tenant list: member success is missing or not a boolean");
+    if (!*m_success || (http_status && *http_status != 200)) {
+      return error_body_status(http_status, m_code, m_message);
+    }
+    if (!m_data_is_array) return util::Status::corruption("live tenant list: data is not an array");
+    if (!m_row_error.ok()) return m_row_error;
+    return std::move(m_rows);
+  }
+
+  [[nodiscard]] const std::optional<std::size_t>& parse_error_offset() const { return m_parse_error_offset; }
+  [[nodiscard]] const std::optional<std::string>& other_error() const { return m_other_error; }
+
+ private:
+  // What each open container is: the root object, the data array, a row, or anything else.
+  enum class Level { root, data, row, other };
+  enum class RootKey { success, error_code, error_message, data, other };
+
+  [[nodiscard]] bool in(Level level) const {
+    const std::size_t depth = level == Level::root ? 1 : level == Level::data ? 2 : 3;
+    return m_stack.size() == depth && m_stack.back() == level;
+  }
+
+  // Counts a direct child of the container being described: a key of an object, a value of an array.
+  void count_child(json::value_t counted_in) {
+    if (m_stack.size() == m_count_depth && m_described->container == counted_in) ++m_count;
+  }
+
+  // A scalar at the current position.
+  bool scalar(json value) {
+    count_child(json::value_t::array);
+    if (in(Level::root)) {
+      root_value(value);
+    } else if (in(Level::data)) {
+      element_not_object();
+    } else if (in(Level::row) && m_member) {
+      m_row[static_cast<std::size_t>(*m_member)] = MemberValue{true, std::move(value), std::nullopt, 0};
+    }
+    return true;  // a scalar document leaves m_root_is_object false
+  }
+
+  void root_value(const json& value) {
+    switch (m_root_key) {
+      case RootKey::success:
+        m_success = value.is_boolean() ? std::optional<bool>(value.get<bool>()) : std::nullopt;
+        break;
+      case RootKey::error_code: m_code = value.is_number_integer() ? value.get<std::int64_t>() : 0; break;
+      case RootKey::error_message: m_message = value.is_string() ? value.get<std::string>() : std::string(); break;
+      case RootKey::data: m_data_is_array = false; break;
+      case RootKey::other: break;
+    }
+  }
+
+  void element_not_object() {
+    if (m_row_error.ok()) m_row_error = bad_member(m_row_index, "", "is not an object");
+    ++m_row_index;
+  }
+
+  bool open(json::value_t type) {
+    const bool is_object = type == json::value_t::object;
+    count_child(json::value_t::array);
+    Level level = Level::other;
+    if (m_stack.empty()) {
+      m_root_is_object = is_object;
+      level = is_object ? Level::root : Level::other;
+    } else if (in(Level::root)) {
+      if (m_root_key == RootKey::data && !is_object) {
+        // A repeated "data" replaces the earlier one, as in a DOM.
+        m_data_is_array = true;
+        m_rows.clear();
+        m_row_error = {};
+        m_row_index = 0;
+        level = Level::data;
+      } else {
+        root_value(json(type));  // a container where a scalar is read
+      }
+    } else if (in(Level::data)) {
+      if (is_object) {
+        m_row = {};
+        m_member.reset();
+        level = Level::row;
+      } else {
+        element_not_object();
+      }
+    } else if (in(Level::row) && m_member) {
+      // A member holding a container: only its type and direct child count are kept.
+      m_described = &m_row[static_cast<std::size_t>(*m_member)];
+      *m_described = MemberValue{true, json(), type, 0};
+      m_count_depth = m_stack.size() + 1;
+      m_count = 0;
+    }
+    m_stack.push_back(level);
+    return true;
+  }
+
+  bool close() {
+    if (m_stack.size() == m_count_depth) {
+      m_described->children = m_count;
+      m_described = nullptr;
+      m_count_depth = k_not_counting;
+    }
+    const Level level = m_stack.back();
+    m_stack.pop_back();
+    if (level == Level::row && m_stack.size() == 2) {
+      if (m_row_error.ok()) {
+        auto row = read_row(m_row, m_row_index);
+        if (row.ok()) {
+          m_rows.push_back(std::move(*row));
+        } else {
+          m_row_error = row.status();
+          m_rows = {};
+        }
+      }
+      ++m_row_index;
+    }
+    return true;
+  }
+
+  static constexpr std::size_t k_not_counting = std::numeric_limits<std::size_t>::max();
+
+  std::vector<Level> m_stack;  // bounded: too_deep_at ran first
+  bool m_root_is_object = false;
+  RootKey m_root_key = RootKey::other;
+  std::optional<bool> m_success;
+  std::int64_t m_code = 0;
+  std::string m_message;
+  bool m_data_is_array = false;
+  std::vector<LiveTenant> m_rows;
+  util::Status m_row_error;
+  std::size_t m_row_index = 0;
+  RowValues m_row;
+  std::optional<RowMember> m_member;
+  MemberValue* m_described = nullptr;          // the member whose container is being counted
+  std::size_t m_count_depth = k_not_counting;  // stack size while inside that container
+  std::size_t m_count = 0;
+  std::optional<std::size_t> m_parse_error_offset;
+  std::optional<std::string> m_other_error;
+};
+
 }  // namespace
 
 util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status,
@@ -138,7 +354,7 @@ util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<i
   if (http_status && *http_status != 200) {
     // Lead with the status: an error page from a proxy is not "invalid JSON at byte 0".
     const bool inactive = *http_status == 503 && body.find(k_inactive_message) != std::string_view::npos;
-    if (inactive) return error_body_status(http_status, json::object());
+    if (inactive) return error_body_status(http_status, 0, std::string());
     const std::string answered = "the master answered " + source::http_status_text(*http_status) + " (" +
                                  std::to_string(body.size()) + " bytes" +
                                  (body.empty() ? std::string() : ": \"" + source::body_excerpt(body) + "\"") + ")";
@@ -152,32 +368,17 @@ util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<i
                                     std::to_string(k_max_nesting_depth) + " levels (at byte offset " +
                                     std::to_string(*at) + "; a tenant list needs 3)");
   }
-  json doc;
-  try {
-    doc = json::parse(body.begin(), body.end());
-  } catch (const json::parse_error& e) {
-    // e.byte is 1-based and points just past the offending character; report a 0-based offset.
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    return util::Status::corruption(what + ": body is not valid JSON at byte offset " + std::to_string(offset) +
-                                    " of " + std::to_string(body.size()));
-  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large even for a double
-    return util::Status::corruption(what + ": body is not usable JSON (" + cut(e.what(), 120) + ")");
+  ListReader reader;
+  json::sax_parse(body.begin(), body.end(), &reader);
+  if (reader.parse_error_offset()) {
+    return util::Status::corruption(what + ": body is not valid JSON at byte offset " +
+                                    std::to_string(*reader.parse_error_offset()) + " of " +
+                                    std::to_string(body.size()));
   }
-  if (!doc.is_object()) return util::Status::corruption("live tenant list: body is not a JSON object");
-  auto success = doc.find("success");
-  if (success == doc.end() || !success->is_boolean()) {
-    return util::Status::corruption("live tenant list: member success is missing or not a boolean");
+  if (reader.other_error()) {
+    return util::Status::corruption(what + ": body is not usable JSON (" + *reader.other_error() + ")");
   }
-  if (!success->get<bool>() || (http_status && *http_status != 200)) return error_body_status(http_status, doc);
-  auto data = doc.find("data");
-  if (data == doc.end() || !data->is_array()) return util::Status::corruption("live tenant list: data is not an array");
-  std::vector<LiveTenant> rows;
-  rows.reserve(data->size());
-  for (std::size_t i = 0; i < data->size(); ++i) {
-    MQ_ASSIGN_OR_RETURN(auto row, read_row((*data)[i], i));
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  return reader.finish(http_status);
 }
 
 }  // namespace moonquota::reconcile

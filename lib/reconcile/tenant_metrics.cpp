@@ -1,7 +1,8 @@
 #include "reconcile/tenant_metrics.hpp"
 
 #include <array>
-#include <map>
+#include <deque>
+#include <unordered_map>
 
 #include "util/checked_math.hpp"
 
@@ -67,56 +68,81 @@ util::Status set_global(const PromSample& s, std::uint64_t value, std::optional<
   return {};
 }
 
-}  // namespace
-
-util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition) {
-  TenantMetrics out;
-  for (const auto& [name, field] : k_tenant_gauges) {
-    if (exposition.types.count(std::string(name)) || exposition.help.count(std::string(name))) out.block_present = true;
+// Collects the tenant block one sample at a time, keeping nothing else: a /metrics of any size
+// costs its tenants, not its samples (issue 11 item 26). Tenants keep first-seen order; a deque
+// never moves them, so the index can key on views of their ids.
+class Collector {
+ public:
+  void note_comment(std::string_view name) {
+    if (tenant_field(name) != nullptr) m_out.block_present = true;
   }
-  std::map<std::string, std::size_t> index;  // tenant -> position in `partials`
-  std::vector<Partial> partials;
-  for (const auto& s : exposition.samples) {
-    if (s.name.compare(0, k_prefix.size(), k_prefix) != 0) continue;
+
+  util::Status add(const PromSample& s) {
+    if (s.name.compare(0, k_prefix.size(), k_prefix) != 0) return {};
     const Field* field = tenant_field(s.name);
     const bool global = s.name == k_capacity || s.name == k_requested_sum || s.name == k_effective_sum;
-    if (field == nullptr && !global) continue;  // counters and anything newer
+    if (field == nullptr && !global) return {};  // counters and anything newer
     auto value = parse_exact_u64(s.value_text);
     if (!value) return bad(s, "value '" + s.value_text + "' is not an exact unsigned integer");
-    out.block_present = true;
+    m_out.block_present = true;
     if (global) {
-      auto& slot = s.name == k_capacity        ? out.capacity_bytes
-                   : s.name == k_requested_sum ? out.requested_sum_bytes
-                                               : out.effective_sum_bytes;
-      MQ_RETURN_IF_ERROR(set_global(s, *value, slot));
-      continue;
+      auto& slot = s.name == k_capacity        ? m_out.capacity_bytes
+                   : s.name == k_requested_sum ? m_out.requested_sum_bytes
+                                               : m_out.effective_sum_bytes;
+      return set_global(s, *value, slot);
     }
     const std::string* tenant = s.label("tenant_id");
     if (tenant == nullptr) return bad(s, "series without a tenant_id label");
-    auto [it, inserted] = index.emplace(*tenant, partials.size());
-    if (inserted) {
-      partials.emplace_back();
-      partials.back().tenant.tenant_id = *tenant;
+    auto it = m_index.find(*tenant);
+    if (it == m_index.end()) {
+      m_partials.emplace_back();
+      m_partials.back().tenant.tenant_id = *tenant;
+      it = m_index.emplace(m_partials.back().tenant.tenant_id, &m_partials.back()).first;
     }
-    MQ_RETURN_IF_ERROR(apply(s, *field, *value, partials[it->second]));
+    return apply(s, *field, *value, *it->second);
   }
-  for (auto& p : partials) {
-    std::vector<std::string> missing;
-    for (const auto& [name, field] : k_tenant_gauges) {
-      if (!(p.seen_mask & (1u << static_cast<unsigned>(field)))) missing.emplace_back(name);
+
+  // A tenant lacking one of the six series (an older or newer master) is kept aside with what it
+  // lacks: the caller reports it as a finding and takes the tenant's values from the list.
+  util::Result<TenantMetrics> finish() {
+    m_index.clear();
+    for (auto& p : m_partials) {
+      std::vector<std::string> missing;
+      for (const auto& [name, field] : k_tenant_gauges) {
+        if (!(p.seen_mask & (1u << static_cast<unsigned>(field)))) missing.emplace_back(name);
+      }
+      if (missing.empty()) {
+        m_out.tenants.push_back(std::move(p.tenant));
+      } else {
+        m_out.incomplete.push_back({std::move(p.tenant), std::move(missing)});
+      }
     }
-    if (missing.empty()) {
-      out.tenants.push_back(std::move(p.tenant));
-    } else {
-      out.incomplete.push_back({std::move(p.tenant), std::move(missing)});
-    }
+    m_partials.clear();
+    return std::move(m_out);
   }
-  return out;
+
+ private:
+  TenantMetrics m_out;
+  std::deque<Partial> m_partials;
+  std::unordered_map<std::string_view, Partial*> m_index;  // views of m_partials' ids
+};
+
+}  // namespace
+
+util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition) {
+  Collector collector;
+  for (const auto& [name, type] : exposition.types) collector.note_comment(name);
+  for (const auto& [name, text] : exposition.help) collector.note_comment(name);
+  for (const auto& s : exposition.samples) MQ_RETURN_IF_ERROR(collector.add(s));
+  return collector.finish();
 }
 
 util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text) {
-  MQ_ASSIGN_OR_RETURN(auto exposition, parse_prometheus_text(metrics_text));
-  return extract_tenant_metrics(exposition);
+  Collector collector;
+  MQ_RETURN_IF_ERROR(scan_prometheus_text(
+      metrics_text, [&](PromSample&& s) { return collector.add(s); },
+      [&](std::string_view, std::string_view name, std::string_view) { collector.note_comment(name); }));
+  return collector.finish();
 }
 
 }  // namespace moonquota::reconcile

@@ -21,7 +21,8 @@ namespace moonquota::reconcile {
 // `incomplete` with the series it lacks, and the caller compares it with the tenant list.
 [[nodiscard]] util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition);
 
-// parse_prometheus_text + extract_tenant_metrics.
+// parse_prometheus_text + extract_tenant_metrics, streamed: only the tenant block is kept, so
+// memory follows the number of tenants, not the size of /metrics.
 [[nodiscard]] util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text);
 
 }  // namespace moonquota::reconcile

@@ -1,20 +1,13 @@
 #include "report/reconcile_markdown.hpp"
 
+#include "report/markdown_escape.hpp"
 #include "report/reconcile_common.hpp"
-#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 
 namespace {
 
-std::string cell(const std::string& raw) {
-  std::string out;
-  for (char c : util::printable(raw)) {
-    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
+std::string cell(const std::string& raw) { return markdown_escape(raw); }
 
 }  // namespace
 
@@ -45,7 +38,7 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
   out << "|---|---:|---:|---:|---:|---:|---:|---|---|" << (trends != nullptr ? "---|---:|" : "") << "\n";
   for (const auto& d : r.tenants) {
     if (r.drift() && d.verdict == reconcile::Verdict::match) continue;
-    out << "| `" << cell(d.tenant_id) << "` | " << d.expected_charged_bytes << " | "
+    out << "| " << cell(d.tenant_id) << " | " << d.expected_charged_bytes << " | "
         << (d.live ? std::to_string(d.live_charged_bytes) : "-") << " | "
         << (d.live ? std::to_string(d.live_max_charged_bytes) : "-") << " | " << signed_bytes(d.delta_bytes) << " | "
         << d.in_flight_bytes << " | " << signed_bytes(d.unexplained_bytes) << " | "
@@ -67,7 +60,7 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
     if (d.verdict == reconcile::Verdict::match) continue;
     if (!any_cause) out << "\n## What can explain each difference\n";
     any_cause = true;
-    out << "\n### `" << cell(d.tenant_id) << "`: " << reconcile::verdict_name(d.verdict) << ", delta "
+    out << "\n### " << cell(d.tenant_id) << ": " << reconcile::verdict_name(d.verdict) << ", delta "
         << signed_bytes(d.delta_bytes) << " bytes\n\n";
     for (const auto& f : d.flag_differences) out << "- differs: " << cell(f) << "\n";
     for (const auto& cause : d.causes) out << "- cause: " << cell(cause_phrase(cause)) << "\n";
