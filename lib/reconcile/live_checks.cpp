@@ -85,8 +85,8 @@ void check_metrics(const LiveReading& m, const LiveReading* list, model::Finding
     requested_sum += i.seen.requested_quota_bytes;
     effective_sum += i.seen.effective_quota_bytes;
     std::string names;
-    for (const auto& name : i.missing_series) {
-      names += (names.empty() ? "" : ", ") + name;
+    for (const auto name : i.missing_series()) {
+      names += (names.empty() ? "" : ", ") + std::string(name);
       requested_known = requested_known && name != "mooncake_tenant_quota_requested_bytes";
       effective_known = effective_known && name != "mooncake_tenant_quota_effective_bytes";
     }

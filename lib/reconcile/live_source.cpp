@@ -245,7 +245,7 @@ util::Result<LiveObservation> collect_live(const LiveRequest& request) {
     if (!listed) {
       const auto& i = r.metrics->incomplete.front();
       return util::Status::corruption(r.origin + ": metrics: tenant '" + i.seen.tenant_id + "' has no " +
-                                      i.missing_series.front() +
+                                      std::string(i.missing_series().front()) +
                                       " series (and no tenant list to take its values from)");
     }
   }

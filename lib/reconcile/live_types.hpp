@@ -2,9 +2,11 @@
 // Every number is an exact uint64 taken from the wire; ids are unescaped raw bytes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace moonquota::reconcile {
@@ -21,11 +23,25 @@ struct LiveTenant {
   bool operator==(const LiveTenant&) const = default;
 };
 
+// The six per-tenant gauges of /metrics (live-master-api.md §6.2), in the master's order.
+inline constexpr std::array<std::string_view, 6> k_tenant_series_names = {
+    "mooncake_tenant_quota_requested_bytes", "mooncake_tenant_quota_effective_bytes",
+    "mooncake_tenant_quota_charged_bytes",   "mooncake_tenant_quota_admission_closed",
+    "mooncake_tenant_quota_over_quota",      "mooncake_tenant_quota_explicit_policy"};
+
 // A tenant of /metrics that lacks some of the six gauges (an older or newer master): the values
-// it has (the missing ones 0/false) and the names of the missing series.
+// it has (the missing ones 0/false) and which series are missing, as a bit mask over
+// k_tenant_series_names (a mask, not names: a hostile /metrics can hold millions of such tenants).
 struct IncompleteTenant {
   LiveTenant seen;
-  std::vector<std::string> missing_series;
+  std::uint8_t missing_mask = 0;
+  [[nodiscard]] std::vector<std::string_view> missing_series() const {
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < k_tenant_series_names.size(); ++i) {
+      if ((missing_mask >> i) & 1u) names.push_back(k_tenant_series_names[i]);
+    }
+    return names;
+  }
 };
 
 // The tenant block of /metrics (§6.1, §11.1). `block_present` is false when the master omitted it

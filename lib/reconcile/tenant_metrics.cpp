@@ -107,14 +107,15 @@ class Collector {
   util::Result<TenantMetrics> finish() {
     m_index.clear();
     for (auto& p : m_partials) {
-      std::vector<std::string> missing;
+      std::uint8_t missing = 0;
       for (const auto& [name, field] : k_tenant_gauges) {
-        if (!(p.seen_mask & (1u << static_cast<unsigned>(field)))) missing.emplace_back(name);
+        const auto bit = static_cast<unsigned>(field);
+        if (!(p.seen_mask & (1u << bit))) missing = static_cast<std::uint8_t>(missing | (1u << bit));
       }
-      if (missing.empty()) {
+      if (missing == 0) {
         m_out.tenants.push_back(std::move(p.tenant));
       } else {
-        m_out.incomplete.push_back({std::move(p.tenant), std::move(missing)});
+        m_out.incomplete.push_back({std::move(p.tenant), missing});
       }
     }
     m_partials.clear();

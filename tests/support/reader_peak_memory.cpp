@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   using namespace moonquota;
   if (reader == "metrics") {
-    return report(reconcile::parse_tenant_metrics(text), [](const auto& m) { return m.tenants.size(); });
+    return report(reconcile::parse_tenant_metrics(text),
+                  [](const auto& m) { return m.tenants.size() + m.incomplete.size(); });
   }
   if (reader == "tenant-list") {
     return report(reconcile::parse_tenant_list_response(200, text), [](const auto& rows) { return rows.size(); });

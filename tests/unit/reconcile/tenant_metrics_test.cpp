@@ -102,8 +102,8 @@ TEST(TenantMetrics, ATenantLackingASeriesIsIncompleteNotAnError) {
   ASSERT_EQ(missing->incomplete.size(), 1u);
   EXPECT_EQ(missing->incomplete[0].seen.tenant_id, "b");
   EXPECT_TRUE(missing->incomplete[0].seen.over_quota);
-  EXPECT_EQ(missing->incomplete[0].missing_series.size(), 5u);
-  EXPECT_EQ(missing->incomplete[0].missing_series[0], "mooncake_tenant_quota_requested_bytes");
+  EXPECT_EQ(missing->incomplete[0].missing_series().size(), 5u);
+  EXPECT_EQ(missing->incomplete[0].missing_series()[0], "mooncake_tenant_quota_requested_bytes");
   for (const auto& t : missing->tenants) EXPECT_NE(t.tenant_id, "b") << "an incomplete tenant is not a complete row";
 }
 
