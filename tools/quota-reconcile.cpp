@@ -185,6 +185,11 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"live", "restore"}));
   const LiveOptions live_options = add_live_flags(app, request.live);
   app.add_option("--tolerance-bytes", request.tolerance_bytes, "Largest |delta| still in balance");
+  std::string fail_on = "delta";
+  app.add_option("--fail-on", fail_on,
+                 "Exit 1 on: delta (any tenant outside tolerance: the contract) | unexplained (only a remainder the "
+                 "metadata's causes do not explain, a flags mismatch or a missing tenant)")
+      ->check(CLI::IsMember({"delta", "unexplained"}));
   app.add_option("--db", history.db, "History store (RocksDB directory): record this run, report trends");
   auto* persistence = app.add_option("--persistence-runs", history.persistence_runs,
                                      "Consecutive same-sign runs outside tolerance that make a drift persistent")
@@ -255,7 +260,8 @@ int run(int argc, char** argv) {
     }
   }
   const auto* trend_table = trends ? &*trends : nullptr;
-  int rc = report.drift() ? tools::k_exit_found : tools::k_exit_ok;
+  const bool found = fail_on == "unexplained" ? report.unexplained_drift() : report.drift();
+  int rc = found ? tools::k_exit_found : tools::k_exit_ok;
   if (!history_failure.ok()) rc = tools::exit_code_for(history_failure);
   mq::report::ReconcileRenderOptions options;
   options.text.colour = colour == "always" || (colour == "auto" && common.output.empty() && isatty(1) == 1 &&

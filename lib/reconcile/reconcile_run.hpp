@@ -27,6 +27,13 @@ struct ReconcileReport {
   std::vector<TenantDiff> tenants;                // bytewise
   VerdictCounts counts;
   [[nodiscard]] bool drift() const { return counts.drift > 0; }
+  // Drift that the metadata's causes do not explain: a remainder outside tolerance, or a verdict
+  // no byte count can explain (flags_mismatch, missing_live). What --fail-on unexplained exits 1 on.
+  [[nodiscard]] bool unexplained_drift() const {
+    return counts.unexplained_outside_tolerance > 0 ||
+           counts.by_verdict[static_cast<int>(Verdict::flags_mismatch)] > 0 ||
+           counts.by_verdict[static_cast<int>(Verdict::missing_live)] > 0;
+  }
 };
 
 // Metadata first (a policy or store the master would refuse stops the run before any request),

@@ -224,5 +224,16 @@ TEST(QuotaReconcileTool, AnUnopenableDbPrintsTheReportThenFailsOnTheHistoryWrite
   EXPECT_NE(prom.out.find("moonquota_reconcile_verdict{"), std::string::npos) << prom.out;
 }
 
+// --fail-on unexplained: a leak the metadata cannot explain still exits 1 (the explained case,
+// writes in flight, exits 0: golden live-audit.reconcile-live-in-flight-fail-on-unexplained).
+TEST(QuotaReconcileTool, FailOnUnexplainedStillFailsOnALeak) {
+  StandInProcess leak({"--drift", "beta=4096"});
+  ASSERT_TRUE(leak.running());
+  auto run = run_tool("quota-reconcile", live_args_for(leak.url(), {"--fail-on", "unexplained", "--format", "json"}));
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  auto flags = run_tool("quota-reconcile", live_args_for(leak.url(), {"--fail-on", "sometimes"}));
+  EXPECT_EQ(flags.exit_code, 2) << flags.err;
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile
