@@ -46,6 +46,13 @@ int main(int argc, char** argv) {
           "oplog-inspect", Status::invalid_argument(ignored + " filters dump only; " + command + " reads every entry"));
     }
   }
+  if ((command == "dump" || command == "export") && app.get_option("--format")->count() > 0) {
+    return mq::tools::fail(
+        "oplog-inspect", Status::invalid_argument(
+                             "--format shapes verify and summary only: " + command + " always writes " +
+                             (command == "dump" ? "NDJSON, one object an entry" : "export lines {\"key\", \"value\"}") +
+                             " (drop --format)"));
+  }
   if (from->count() > 0) filter.from_batch = from_batch;
   if (to->count() > 0) filter.to_batch = to_batch;
   if (tenant_opt->count() > 0) filter.tenant = tenant;
