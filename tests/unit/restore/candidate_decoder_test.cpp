@@ -28,11 +28,13 @@ class CandidateDecoder : public ::testing::Test {
                     const std::vector<test::SegmentSpec>& segments = {{"3-4", "seg-a"}}) {
     write(test::snapshot_files(k_id, test::metadata_file_bytes(shards), test::make_segments_payload(segments)));
   }
-  util::Result<RestoredState> decode(bool fixed_master = false, unsigned threads = 1) {
+  util::Result<RestoredState> decode(bool fixed_master = false, unsigned threads = 1,
+                                     ChargeModel model = ChargeModel::restore) {
     RestoreOptions options;
     options.restore_time_ms = k_now;
     options.fixed_master = fixed_master;
     options.threads = threads;
+    options.charge_model = model;
     return decode_candidate(dir().string(), k_id, options);
   }
   test::TempDir m_tmp;
@@ -140,6 +142,27 @@ TEST_F(CandidateDecoder, FixedMasterDropsObjectsOnTheNonOkSegment) {
   EXPECT_EQ(state->mounted_capacity_bytes, 16ULL << 20);  // seg-b is unmounted
   ASSERT_EQ(state->segments.size(), 2u);
   EXPECT_TRUE(test::has_finding(state->findings, "is not OK: unmounted after restore (modelling a fixed master)"));
+}
+
+// The live model (issue 10): the same candidate as a running master holds it. Nothing the restore
+// erases is erased, and a non-OK segment does not reject it; objects the decoder skips stay
+// uncharged and are said so.
+TEST_F(CandidateDecoder, LiveModelKeepsWhatARestoreErasesAndIgnoresTheUnmountBug) {
+  const auto mixed = make_object(
+      "t", "a", 10, {memory_replica(1, "3-4", 10), test::disk_replica(2, 10, model::replica_status::processing)},
+      k_now - 1);
+  const auto expired = make_object("t", "c", 10, {memory_replica(4, "3-4", 10)}, k_now - 1);
+  const auto on_bad = make_object("u", "d", 30, {memory_replica(5, "5-6", 30)});
+  write_shards({{1, test::shard_raw_in_order({mixed, expired, on_bad})}},
+               {{"3-4", "seg-a"}, {"5-6", "seg-b", 8ULL << 20, model::segment_status::draining, 0x400000000ULL}});
+  ASSERT_FALSE(decode().ok()) << "the restore model rejects the candidate (the unmount bug)";
+  auto live = decode(false, 1, ChargeModel::live);
+  ASSERT_TRUE(live.ok()) << live.status().message();
+  EXPECT_EQ(live->objects, 2u);
+  EXPECT_TRUE(live->tenants.at("t").charged_bytes == 20);
+  EXPECT_EQ(live->dropped.non_complete + live->dropped.lease_expired, 0u);
+  EXPECT_EQ(live->dropped.undecodable, 1u);
+  EXPECT_TRUE(test::has_finding(live->findings, "so their charge on a running master is not part of the live model"));
 }
 
 TEST_F(CandidateDecoder, DuplicateShardKeyLastOneWins) {

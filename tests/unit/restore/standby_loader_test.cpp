@@ -19,10 +19,12 @@ class StandbyLoaderTest : public ::testing::Test {
     test::copy_genuine_store(test::k_s1, m_dir.path() / "store");
     m_snapshot = test::cluster_root(m_dir.path() / "store") + "/" + std::string(test::k_s1.snapshot_id);
   }
-  StandbyBootstrap load(unsigned threads = 2) {
+  StandbyBootstrap load(unsigned threads = 2, std::uint64_t now_ms = test::k_s1_restore_time_ms,
+                        ChargeModel model = ChargeModel::restore) {
     RestoreOptions options;
-    options.restore_time_ms = test::k_s1_restore_time_ms;
+    options.restore_time_ms = now_ms;
     options.threads = threads;
+    options.charge_model = model;
     return load_standby_snapshot(m_snapshot, test::k_s1.snapshot_id, options, m_store);
   }
   test::TempDir m_dir;
@@ -38,6 +40,22 @@ TEST_F(StandbyLoaderTest, LoadsTheGenuineStoreWithItsDescriptorsBaseline) {
   ASSERT_TRUE(two.loaded) << two.failure;
   EXPECT_EQ(two.objects_loaded, single.objects_loaded) << "the thread count changes nothing";
   EXPECT_FALSE(m_store.registry().empty()) << "segments registered from the segments payload";
+}
+
+// The live model on the promote path (issue 10): the primary held every object of the snapshot,
+// so the bootstrap's lease drop does not apply; the restore model drops them all far in the future.
+TEST_F(StandbyLoaderTest, TheLiveModelSkipsTheBootstrapLeaseDrop) {
+  const StandbyBootstrap baseline = load();
+  ASSERT_TRUE(baseline.loaded) << baseline.failure;
+  constexpr std::uint64_t k_year_2200_ms = 7258118400000ULL;
+  const StandbyBootstrap restore = load(2, k_year_2200_ms);
+  ASSERT_TRUE(restore.loaded) << restore.failure;
+  EXPECT_EQ(restore.objects_loaded, 0u);
+  EXPECT_EQ(restore.dropped.lease_expired, baseline.objects_loaded);
+  const StandbyBootstrap live = load(2, k_year_2200_ms, ChargeModel::live);
+  ASSERT_TRUE(live.loaded) << live.failure;
+  EXPECT_EQ(live.objects_loaded, baseline.objects_loaded);
+  EXPECT_EQ(live.dropped.lease_expired, 0u);
 }
 
 TEST_F(StandbyLoaderTest, AMissingDescriptorFailsTheLoadNamingTheFile) {
