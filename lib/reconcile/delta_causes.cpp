@@ -7,13 +7,9 @@ namespace moonquota::reconcile {
 
 namespace {
 
-constexpr std::uint64_t k_max_bytes = (std::uint64_t{1} << 63) - 1;
-
-std::uint64_t capped(util::u128 v) { return v > k_max_bytes ? k_max_bytes : static_cast<std::uint64_t>(v); }
-
 void add(std::vector<Cause>& out, const char* id, util::u128 bytes, std::string detail) {
   if (bytes == 0) return;
-  out.push_back({id, capped(bytes), std::move(detail)});
+  out.push_back({id, util::saturated_charge(bytes), std::move(detail)});
 }
 
 std::vector<Cause> causes_of(const restore::TenantTally& tally, restore::ChargeModel model) {
@@ -26,8 +22,8 @@ std::vector<Cause> causes_of(const restore::TenantTally& tally, restore::ChargeM
   if (e.upserts.objects > 0) {
     add(out, k_cause_upsert_in_flight, e.upserts.old_bytes,
         util::counted(e.upserts.objects, "size-changing Upsert", "size-changing Upserts") + " in flight: the old " +
-            std::to_string(capped(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
-            std::to_string(capped(e.upserts.new_bytes)) + " bytes until UpsertEnd");
+            std::to_string(util::saturated_charge(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
+            std::to_string(util::saturated_charge(e.upserts.new_bytes)) + " bytes until UpsertEnd");
   }
   add(out, k_cause_removed_awaiting_finalize, e.removed_bytes,
       util::counted(e.removed_objects, "object", "objects") +
@@ -58,7 +54,7 @@ void explain_delta(TenantDiff& d, const DiffContext& ctx) {
     auto it = ctx.tallies->find(d.tenant_id);
     if (it != ctx.tallies->end()) tally = &it->second;
   }
-  if (tally != nullptr) d.in_flight_bytes = capped(tally->evidence.in_flight_bytes);
+  if (tally != nullptr) d.in_flight_bytes = util::saturated_charge(tally->evidence.in_flight_bytes);
   if (tally != nullptr && d.delta_bytes > 0) {
     d.causes = causes_of(*tally, ctx.model);
     util::u128 sum = 0;

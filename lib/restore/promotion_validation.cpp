@@ -169,8 +169,8 @@ class Validator {
     ++m_result.objects;
     if (o.placeholder) ++m_result.placeholders;
     std::uint64_t complete_memory = 0;
-    std::uint64_t processing_memory = 0;
-    std::uint64_t removed_memory = 0;
+    std::uint32_t processing_memory = 0;
+    std::uint32_t removed_memory = 0;
     std::unordered_set<std::string> kinds;
     for (const auto& r : o.replicas) {
       const bool complete = r.status == model::replica_status::complete;
@@ -184,14 +184,7 @@ class Validator {
     for (const auto& k : kinds) ++m_result.non_complete[k];
     t.charged_bytes += static_cast<util::u128>(o.size) * complete_memory;
     // Evidence for the live model (quota-semantics.md §16); no discarded buffers on this path.
-    if (processing_memory > 0) {
-      t.evidence.in_flight_bytes += static_cast<util::u128>(o.size) * processing_memory;
-      ++t.evidence.in_flight_objects;
-    }
-    if (removed_memory > 0) {
-      t.evidence.removed_bytes += static_cast<util::u128>(o.size) * removed_memory;
-      ++t.evidence.removed_objects;
-    }
+    t.evidence.record_object(o.size, processing_memory, removed_memory);
   }
 
   bool overlaps() {

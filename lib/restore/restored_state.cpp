@@ -7,6 +7,17 @@ namespace moonquota::restore {
 
 const char* charge_model_name(ChargeModel model) { return model == ChargeModel::live ? "live" : "restore"; }
 
+void TenantEvidence::record_object(std::uint64_t size, std::uint32_t processing_memory, std::uint32_t removed_memory) {
+  if (processing_memory > 0) {
+    in_flight_bytes += util::clamped_mul(size, processing_memory);
+    ++in_flight_objects;
+  }
+  if (removed_memory > 0) {
+    removed_bytes += util::clamped_mul(size, removed_memory);
+    ++removed_objects;
+  }
+}
+
 void TenantEvidence::merge(TenantEvidence&& o) {
   in_flight_bytes += o.in_flight_bytes;
   in_flight_objects += o.in_flight_objects;

@@ -68,6 +68,9 @@ struct TenantEvidence {
   UpsertsInFlight upserts;
   std::vector<InFlightWrite> in_flight;  // at most k_in_flight_listed per tenant, for upsert matching
   std::uint64_t in_flight_unlisted = 0;  // in-flight objects beyond that cap
+  // One object's in-flight and REMOVED MEMORY replicas: size x count each, clamped like the
+  // master's charge (util::clamped_mul). The in-flight list is the caller's (it needs the put time).
+  void record_object(std::uint64_t size, std::uint32_t processing_memory, std::uint32_t removed_memory);
   void merge(TenantEvidence&& o);
 };
 

@@ -34,18 +34,12 @@ namespace {
 
 // What a live master holds beside the committed charge, for every decoded object.
 void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evidence) {
-  if (object.processing_memory > 0) {
-    evidence.in_flight_bytes += util::clamped_mul(object.size, object.processing_memory);
-    ++evidence.in_flight_objects;
-    if (evidence.in_flight.size() < k_in_flight_listed) {
-      evidence.in_flight.push_back({object.put_start_time_ms, object.size, object.processing_memory});
-    } else {
-      ++evidence.in_flight_unlisted;
-    }
-  }
-  if (object.removed_memory > 0) {
-    evidence.removed_bytes += util::clamped_mul(object.size, object.removed_memory);
-    ++evidence.removed_objects;
+  evidence.record_object(object.size, object.processing_memory, object.removed_memory);
+  if (object.processing_memory == 0) return;
+  if (evidence.in_flight.size() < k_in_flight_listed) {
+    evidence.in_flight.push_back({object.put_start_time_ms, object.size, object.processing_memory});
+  } else {
+    ++evidence.in_flight_unlisted;
   }
 }
 

@@ -35,4 +35,9 @@ inline constexpr std::uint64_t k_max_charged_bytes = (std::uint64_t{1} << 63) - 
   return static_cast<std::uint64_t>(p);
 }
 
+// A byte count as a charge can hold it: saturated at 2^63-1 (the account's counter has 63 bits).
+[[nodiscard]] inline std::uint64_t saturated_charge(u128 bytes) {
+  return bytes > k_max_charged_bytes ? k_max_charged_bytes : static_cast<std::uint64_t>(bytes);
+}
+
 }  // namespace moonquota::util

@@ -33,8 +33,7 @@ void charge_pending(const std::map<std::string, mq::restore::TenantTally>& talli
     const auto& e = it->second.evidence;
     const mq::util::u128 pending = e.in_flight_bytes + e.upserts.old_bytes + e.removed_bytes;
     const mq::util::u128 charged = pending + row.charged_bytes;
-    row.charged_bytes =
-        charged > mq::util::u128{~std::uint64_t{0} >> 1} ? ~std::uint64_t{0} >> 1 : static_cast<std::uint64_t>(charged);
+    row.charged_bytes = mq::util::saturated_charge(charged);
     row.over_quota = row.charged_bytes > row.effective_quota_bytes;
     row.visible = row.has_explicit_policy || row.charged_bytes > 0;
   }
