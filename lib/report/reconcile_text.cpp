@@ -132,8 +132,7 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
   const auto& c = r.counts;
   out << "\nsummary:   " << c.tenants << " tenants: " << c.by_verdict[0] << " match, " << c.drift << " drift ("
       << c.outside_tolerance << " outside tolerance); max |delta| " << c.max_abs_delta_bytes << " bytes\n";
-  out << "unexplained: " << c.unexplained_outside_tolerance << " tenant"
-      << (c.unexplained_outside_tolerance == 1 ? "" : "s")
+  out << "unexplained: " << util::counted(c.unexplained_outside_tolerance, "tenant", "tenants")
       << " outside tolerance after the causes the metadata shows; max |unexplained| " << c.max_abs_unexplained_bytes
       << " bytes\n";
   if (trends != nullptr) {
