@@ -14,6 +14,7 @@ find_package(RocksDB CONFIG REQUIRED)        # RocksDB::rocksdb-shared
 pkg_check_modules(ZSTD    REQUIRED IMPORTED_TARGET GLOBAL libzstd)
 pkg_check_modules(XXHASH  REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET GLOBAL hiredis)
+pkg_check_modules(CURL REQUIRED IMPORTED_TARGET GLOBAL libcurl>=7.75)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET GLOBAL cpp-httplib)  # compiled library: keep its defines
 pkg_check_modules(JSONCPP REQUIRED IMPORTED_TARGET GLOBAL jsoncpp)           # the OpLog writer's own JSON library
 

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config curl
   libcli11-dev libmsgpack-cxx-dev libboost-dev libzstd-dev zstd
   libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
-  libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev
+  libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev libcurl4-openssl-dev
   libcpp-httplib-dev libhiredis-dev libjsoncpp-dev clang-format
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools

@@ -35,11 +35,15 @@ void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
       ->check(CLI::Range(1u, 600000u));
   app.add_option("--connect-timeout-ms", f.connect_timeout_ms, "Connect timeout alone, in ms (default: --timeout-ms)")
       ->check(CLI::Range(1u, 600000u));
+  add_s3_flags(app, f.s3);
 }
 
 util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   using util::Status;
   auto& r = f.request;
+  MQ_RETURN_IF_ERROR(configure_s3_from_flags(f.s3));
+  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.store_dir));
+  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.snapshot_dir));
   if (f.path.empty()) f.path = r.oplog.given() ? "promote" : "restore";
   r.path = f.path == "promote" ? quota::MasterPath::promote : quota::MasterPath::restore;
   if (r.path == quota::MasterPath::restore) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "quota/rebuild.hpp"
+#include "s3_flags.hpp"
 #include "util/net_config.hpp"
 #include "util/status.hpp"
 
@@ -30,18 +31,20 @@ struct RebuildFlags {
   // --connect-timeout-ms overrides the connect part.
   std::uint32_t timeout_ms = util::k_default_timeout_ms;
   std::optional<std::uint32_t> connect_timeout_ms;
+  S3Flags s3;  // how s3:// stores are reached
   // The result: timeouts and the spdlog hook, also copied into request.selection and request.oplog.
   util::NetConfig net;
 };
 
 // --store --cluster-id --snapshot --snapshot-dir --catalog --redis --policy --policy-etcd
 // --oplog-etcd --oplog-file --until-seq --capacity --restore-time --path --fixed-master
-// --max-payload-bytes --timeout-ms --connect-timeout-ms.
+// --max-payload-bytes --timeout-ms --connect-timeout-ms, and the --s3-* flags.
 void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
 
 // The post-parse rules: path default and consistency, a source is required, Redis needs an
 // address and --redis needs --catalog redis, --snapshot-dir takes no catalog, capacity default by path, restore time
-// and capacity parsed, threads (0 = all cores). Errors: invalid_argument (usage, exit 2).
+// and capacity parsed, threads (0 = all cores), the S3 settings installed and s3:// locations
+// resolved. Errors: invalid_argument (usage, exit 2).
 [[nodiscard]] util::Status finish_rebuild_flags(RebuildFlags& flags, unsigned threads);
 
 }  // namespace moonquota::tools

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "report/inspect_run.hpp"
+#include "s3_flags.hpp"
 #include "tool_common.hpp"
 #include "util/thread_pool.hpp"
 
@@ -23,6 +24,7 @@ struct Flags {
   mq::tools::CommonFlags common;
   mq::report::InspectRequest request;
   std::string restore_time = "now";
+  mq::tools::S3Flags s3;
 };
 
 // Progress on stderr, only on a terminal and not with -q, at most a few times a second.
@@ -67,6 +69,7 @@ SourceOptions add_source_flags(CLI::App& app, Flags& f) {
   app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
   app.add_option("--max-payload-bytes", f.request.max_payload_bytes,
                  "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
+  mq::tools::add_s3_flags(app, f.s3);
   return o;
 }
 
@@ -85,6 +88,14 @@ Status check_source_flags(const SourceOptions& o, const Flags& f) {
     return Status::invalid_argument("--redis is read only with --catalog redis (the catalog is embedded by default)");
   }
   return {};
+}
+
+// Installs the S3 settings and fills in the bucket of "s3://" locations.
+Status resolve_s3(Flags& f) {
+  MQ_RETURN_IF_ERROR(mq::tools::configure_s3_from_flags(f.s3));
+  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.store_dir));
+  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.snapshot_dir));
+  return mq::tools::resolve_store_location(f.request.other_store);
 }
 
 }  // namespace
@@ -133,6 +144,7 @@ int main(int argc, char** argv) {
     return mq::tools::fail(k_tool, Status::invalid_argument("--store and --snapshot-dir exclude each other"));
   }
   if (auto s = check_source_flags(source, f); !s.ok()) return mq::tools::fail(k_tool, s);
+  if (auto s = resolve_s3(f); !s.ok()) return mq::tools::fail(k_tool, s);
   auto when = mq::tools::parse_restore_time(f.restore_time);
   if (!when.ok()) return mq::tools::fail(k_tool, when.status());
   auto& request = f.request;

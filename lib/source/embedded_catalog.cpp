@@ -6,6 +6,7 @@
 
 #include "format/descriptor.hpp"
 #include "source/object_store.hpp"
+#include "source/s3_url.hpp"
 #include "source/snapshot_id.hpp"
 
 namespace moonquota::source {
@@ -27,12 +28,18 @@ std::string trim_ascii(const std::string& s) {
 }  // namespace
 
 std::string snapshot_root(const std::string& store_dir, const std::string& cluster_id) {
-  std::string root = (fs::path(store_dir) / "mooncake_master_snapshot").string() + "/";
+  std::string root = join_key(store_dir, "mooncake_master_snapshot") + "/";
   if (!cluster_id.empty()) root += cluster_id + "/";
   return root;
 }
 
 SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir) {
+  if (is_s3_url(snapshot_dir)) {  // a URL: no path normalization (it would fold "s3://")
+    std::string dir = snapshot_dir;
+    while (dir.size() > k_s3_scheme.size() && dir.back() == '/') dir.pop_back();
+    const auto slash = dir.rfind('/');
+    return {dir, dir.substr(slash + 1), dir.substr(0, slash + 1)};
+  }
   fs::path dir = fs::path(snapshot_dir).lexically_normal();
   if (dir.filename().empty()) dir = dir.parent_path();
   return {dir.string(), dir.filename().string(), dir.parent_path().string() + "/"};

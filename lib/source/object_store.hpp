@@ -8,15 +8,28 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "source/s3_config.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/byte_source.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
+
+// What a store says about one object beyond its bytes: for S3, the size and ETag of the listing
+// and the server's CRC32C, and the CRC32C of the bytes this run read, when it read them whole in
+// order. The local backend has none.
+struct ObjectDetails {
+  std::uint64_t size = 0;
+  std::string etag;
+  std::optional<std::string> server_crc32c;  // base64 x-amz-checksum-crc32c, as sent
+  std::optional<std::string> read_crc32c;    // base64, of the bytes read
+};
 
 class ObjectStore {
  public:
@@ -38,6 +51,8 @@ class ObjectStore {
   // Every object key below `prefix` (a "directory" key ending in '/'), at any depth, sorted.
   // Errors: not_found when nothing is stored under the prefix location at all.
   [[nodiscard]] virtual util::Result<std::vector<std::string>> list(const std::string& prefix) = 0;
+  // Sizes, ETags and checksums, where the backend has them (after a listing or a read of the key).
+  [[nodiscard]] virtual std::optional<ObjectDetails> details(const std::string& /*key*/) { return std::nullopt; }
 };
 
 // "<prefix>/<name>" without doubling a '/' (the way std::filesystem::path joins a relative name).
@@ -46,8 +61,16 @@ class ObjectStore {
 // Whether anything is stored under `prefix` (a local directory that exists, even empty).
 [[nodiscard]] bool prefix_exists(const std::string& prefix);
 
-// The store that holds `location` (a --store, --snapshot-dir or catalog root). Today every
-// location is a local path; object-store URLs get their backend here.
+// The store that holds `location` (a --store, --snapshot-dir or catalog root): the S3 backend
+// for "s3://" URLs (configured by configure_s3, else from the process environment at first
+// use), the local files otherwise.
 [[nodiscard]] ObjectStore& object_store_for(const std::string& location);
+
+// Sets how s3:// locations are reached, for the rest of the process (a tool calls it once, after
+// parsing its flags and before any read).
+void configure_s3(S3Config config, util::NetConfig net);
+
+// The S3 settings in force (the environment's when configure_s3 was not called).
+[[nodiscard]] const S3Config& s3_settings();
 
 }  // namespace moonquota::source
