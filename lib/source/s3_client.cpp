@@ -298,7 +298,7 @@ class S3Request {
     if (code == CURLE_WRITE_ERROR && ex.overflow) return {Status::limit_exceeded("overflow"), false};
     if (code != CURLE_OK) {
       Status s =
-          Status::unavailable(transport_error(code, ex, config) + " (endpoint " + describe_endpoint(config) + ")");
+          Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
       return {s, transient(code)};
     }
     if (ex.success()) return {Status{}, false};
