@@ -23,8 +23,9 @@ FAULTs:
   short-body      forwarded; the true Content-Length, half the body, then a clean close (FIN)
   delay-MS        wait MS milliseconds, then forward
 
---log FILE gets one line per request, appended as it ends: `METHOD path+query FAULT-or-pass STATUS`
-(STATUS `-` when no status line was sent). --port-file FILE receives the port once the proxy
+--log FILE gets one line per request, appended before the answer is sent: `METHOD path+query FAULT-or-pass STATUS`
+(STATUS `-` when no status line was sent; path+query as the client sent it, percent-encoded; a
+request the upstream did not answer is `upstream-error 502`). --port-file FILE receives the port once the proxy
 accepts connections.
 """
 
@@ -140,18 +141,18 @@ class Handler(BaseHTTPRequestHandler):
             payload = ('<?xml version="1.0" encoding="UTF-8"?>\n'
                        f"<Error><Code>{code}</Code><Message>{message}</Message>"
                        "<RequestId>fault-proxy</RequestId></Error>").encode()
-            self.answer(status, reason, [("Content-Type", "application/xml")], payload)
             proxy.log(method, path, what, status)
+            self.answer(status, reason, [("Content-Type", "application/xml")], payload)
             return
         if fault == "502":
+            proxy.log(method, path, what, 502)
             self.answer(502, "Bad Gateway", [("Content-Type", "text/plain")],
                         b"502 Bad Gateway (injected by s3_fault_proxy)\n")
-            proxy.log(method, path, what, 502)
             return
         if fault == "garbage-xml":
+            proxy.log(method, path, what, 200)
             self.answer(200, "OK", [("Content-Type", "application/xml")],
                         b"this is not XML <ListBucketResult><Contents><Key>oops")
-            proxy.log(method, path, what, 200)
             return
         if fault == "reset-before":
             proxy.log(method, path, what, "-")
@@ -160,50 +161,76 @@ class Handler(BaseHTTPRequestHandler):
         if fault and fault.startswith("delay-"):
             time.sleep(int(fault[len("delay-"):]) / 1000.0)
 
-        try:
-            status, reason, headers, payload = self.forward(method, path, body)
-        except OSError as error:
-            self.answer(502, "Bad Gateway", [("Content-Type", "text/plain")],
-                        f"upstream error: {error}\n".encode())
-            proxy.log(method, path, "upstream-error", 502)
-            return
-
-        if fault in ("reset-mid-body", "short-body"):
-            proxy.log(method, path, what, status)
-            self.send_head(status, reason, headers, payload)
-            self.wfile.write(payload[: len(payload) // 2])
-            self.wfile.flush()
-            if fault == "reset-mid-body":
-                self.reset()
-            else:
-                self.close_cleanly()
-            return
-        self.send_head(status, reason, headers, payload)
-        if method != "HEAD":
-            self.wfile.write(payload)
-        self.wfile.flush()
-        proxy.log(method, path, what, status)
-
-    def forward(self, method, path, body):
-        proxy = self.server.proxy
         connection = http.client.HTTPConnection(proxy.upstream_host, proxy.upstream_port,
                                                 timeout=120)
         try:
-            connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-            for name, value in self.headers.items():
-                if name.lower() in HOP_BY_HOP or name.lower() == "content-length":
-                    continue
-                connection.putheader(name, value)
-            if body or method in ("PUT", "POST"):
-                connection.putheader("Content-Length", str(len(body)))
-            connection.endheaders(body if body else None)
-            response = connection.getresponse()
-            payload = response.read()
-            headers = [(n, v) for n, v in response.getheaders()
-                       if n.lower() not in HOP_BY_HOP]
-            return response.status, response.reason, headers, payload
+            try:
+                response = self.forward(connection, method, path, body)
+            except OSError as error:
+                proxy.log(method, path, "upstream-error", 502)
+                self.answer(502, "Bad Gateway", [("Content-Type", "text/plain")],
+                            f"upstream error: {error}\n".encode())
+                return
+            self.relay(response, method, path, fault, what)
         finally:
             connection.close()
+
+    def forward(self, connection, method, path, body):
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for name, value in self.headers.items():
+            if name.lower() in HOP_BY_HOP or name.lower() == "content-length":
+                continue
+            connection.putheader(name, value)
+        if body or method in ("PUT", "POST"):
+            connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body if body else None)
+        return connection.getresponse()
+
+    def relay(self, response, method, path, fault, what):
+        """Streams the upstream answer (1 MiB at a time, so large objects cost no memory), or
+        half of it for reset-mid-body and short-body."""
+        proxy = self.server.proxy
+        headers = [(n, v) for n, v in response.getheaders() if n.lower() not in HOP_BY_HOP]
+        declared = response.getheader("Content-Length")
+        if method == "HEAD" or response.status in (204, 304):
+            total = None
+            payload = b""
+        elif declared is not None and declared.isdigit():
+            total = int(declared)
+            payload = None
+        else:  # chunked or close-delimited upstream: read it whole to learn the length
+            payload = response.read()
+            total = len(payload)
+        proxy.log(method, path, what, response.status)
+        self.send_response_only(response.status, response.reason)
+        for name, value in headers:
+            if name.lower() != "content-length" or total is None:
+                self.send_header(name, value)
+        if total is not None:
+            self.send_header("Content-Length", str(total))
+        elif not any(n.lower() == "content-length" for n, _ in headers):
+            self.send_header("Content-Length", "0")
+        self.end_headers()
+        limit = total or 0
+        if fault in ("reset-mid-body", "short-body"):
+            limit //= 2
+        if payload is not None:
+            self.wfile.write(payload[:limit])
+        else:
+            sent = 0
+            while sent < limit:
+                chunk = response.read(min(1 << 20, limit - sent))
+                if not chunk:
+                    break
+                self.wfile.write(chunk)
+                sent += len(chunk)
+            if sent < limit:  # upstream ended early: pass the short body on, as it is
+                self.close_connection = True
+        self.wfile.flush()
+        if fault == "reset-mid-body":
+            self.reset()
+        elif fault == "short-body":
+            self.close_cleanly()
 
     def send_head(self, status, reason, headers, payload):
         self.send_response_only(status, reason)
