@@ -99,6 +99,10 @@ check "pass: wrong key id reaches s3rver" "$(curl -sS --aws-sigv4 "aws:amz:us-ea
   --user WRONGKEY:x -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$proxy/dir.a/obj-ok.bin" |
   grep -o '<Code>[^<]*</Code>')" "<Code>InvalidAccessKeyId</Code>"
 
+# Virtual-hosted style through the proxy: the Host header reaches s3rver unchanged.
+get "http://$bucket.s3.localhost:$(cat "$work/port")/dir.a/obj-ok.bin"
+check "pass: virtual-hosted GET (Host $bucket.s3.localhost)" "$code $(same_body)" "200 same"
+
 # 503 SlowDown twice (COUNT 2), then the object.
 get dir.a/obj-503.bin
 check "503: first status" "$code" 503
