@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package moonquota needs to build, test and run its test services.
+# Installs every Debian 12 package moonquota needs to build, test and run its test services,
+# and the test S3 server (s3rver, pinned in scripts/s3rver/package-lock.json) into
+# scripts/s3rver/node_modules (project-local, nothing global).
 # Idempotent: re-running it only re-checks what is installed.
 set -euo pipefail
 
@@ -7,11 +9,16 @@ packages=(
   build-essential cmake ninja-build pkg-config curl
   libcli11-dev libmsgpack-cxx-dev libboost-dev libzstd-dev zstd
   libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
-  libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev libcurl4-openssl-dev
-  libcpp-httplib-dev libhiredis-dev libjsoncpp-dev clang-format
+  libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev
+  libcpp-httplib-dev libhiredis-dev libjsoncpp-dev libcurl4-openssl-dev clang-format
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
 )
+
+# Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
+# with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -23,4 +30,13 @@ if ((${#missing[@]})); then
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# s3rver, exactly as locked. `npm ci` wipes and reinstalls node_modules, so it runs only when the
+# lock differs from the one the last install recorded (.moonquota-lock, inside node_modules).
+s3rver_dir="$(cd "$(dirname "$0")" && pwd)/s3rver"
+stamp="$s3rver_dir/node_modules/.moonquota-lock"
+if [[ ! -x "$s3rver_dir/node_modules/.bin/s3rver" ]] || ! cmp -s "$s3rver_dir/package-lock.json" "$stamp"; then
+  (cd "$s3rver_dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$s3rver_dir/package-lock.json" "$stamp"
 fi

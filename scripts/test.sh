@@ -2,7 +2,7 @@
 # The whole test suite, from a fresh Debian 12 machine: installs the packages, checks the
 # formatting (scripts/check-format.sh), builds, runs every test with CTest (unit, golden, corpus
 # replay), then again under ASan+UBSan. Both CTest passes run inside scripts/with-services.sh (a
-# private etcd and redis-server on free loopback ports).
+# private etcd, redis-server and s3rver on free loopback ports).
 # Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -58,7 +58,11 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
   auto keys = store.list(out.root);
   if (!keys.ok()) {
     if (keys.status().code() == util::StatusCode::not_found) {
-      return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id)");
+      // A missing bucket says so; otherwise the wording of a missing local directory.
+      const std::string& why = keys.status().message();
+      const auto bucket = why.find("no bucket '");
+      return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id" +
+                                     (bucket != std::string::npos ? "; " + why.substr(bucket) : std::string()) + ")");
     }
     return keys.status();
   }

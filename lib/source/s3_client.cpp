@@ -162,20 +162,24 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return 1;  // CURLE_ABORTED_BY_CALLBACK
 }
 
+// The words of source/http_call for the same failures, so every service fails alike.
 std::string transport_error(CURLcode code, const Exchange& ex, const S3Config& config) {
+  const std::string length = ex.header("content-length");
   switch (code) {
     case CURLE_COULDNT_CONNECT: return "connection refused";
     case CURLE_COULDNT_RESOLVE_HOST: return "name not resolved";
     case CURLE_OPERATION_TIMEDOUT:
       return "connect timed out after " + std::to_string(config.connect_timeout_ms) + " ms";
     case CURLE_ABORTED_BY_CALLBACK:
-      return "timed out after " + std::to_string(config.request_timeout_ms) + " ms without data";
+      return "timed out after " + std::to_string(config.request_timeout_ms) + " ms waiting for the answer";
     case CURLE_PARTIAL_FILE:
-      return "short body: " + std::to_string(ex.received) + " bytes of Content-Length " +
-             (ex.header("content-length").empty() ? std::string("?") : ex.header("content-length"));
     case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR: return "connection reset after " + std::to_string(ex.received) + " body bytes";
-    case CURLE_GOT_NOTHING: return "connection closed before the answer";
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+      if (ex.status != 0 && !length.empty()) {
+        return "body truncated at byte " + std::to_string(ex.received) + " of " + length;
+      }
+      return "connection reset or closed before the answer";
     default: return curl_easy_strerror(code);
   }
 }
@@ -226,9 +230,9 @@ class S3Request {
       const bool last_attempt = i == attempts || out_of_time;
       m_client.net().info(util::attempt_failed(m_what, i, last_attempt ? i : attempts, a.status.message(), wait));
       if (last_attempt) {
-        return Status::unavailable(m_what + ": " + a.status.message() + "; gave up after " + std::to_string(i) +
+        return Status::unavailable(m_what + ": " + a.status.message() + " (after " + std::to_string(i) +
                                    (i == 1 ? " attempt" : " attempts") + " in " + std::to_string(ms_since(start)) +
-                                   " ms");
+                                   " ms)");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(wait));
     }
@@ -294,7 +298,7 @@ class S3Request {
     if (code == CURLE_WRITE_ERROR && ex.overflow) return {Status::limit_exceeded("overflow"), false};
     if (code != CURLE_OK) {
       Status s =
-          Status::unavailable(transport_error(code, ex, config) + " (endpoint " + describe_endpoint(config) + ")");
+          Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
       return {s, transient(code)};
     }
     if (ex.success()) return {Status{}, false};
@@ -397,8 +401,7 @@ util::Result<std::string> S3Client::get(const S3Location& object, std::uint64_t 
     if (!a.status.ok()) return a;
     const std::string length = ex.header("content-length");
     if (!length.empty() && length != std::to_string(body.size())) {
-      return {Status::unavailable("short body: " + std::to_string(body.size()) + " bytes of Content-Length " + length),
-              true};
+      return {Status::unavailable("body truncated at byte " + std::to_string(body.size()) + " of " + length), true};
     }
     if (info != nullptr) {
       info->key = object.key;
@@ -437,13 +440,15 @@ Status S3Client::get_range(const S3Location& object, std::uint64_t offset, std::
       // A complete answer with fewer bytes: the object is shorter than the range.
       const std::string range = ex.header("content-range");
       const auto slash = range.rfind('/');
-      if (slash != std::string::npos) {
-        return {Status::corruption("the object has " + range.substr(slash + 1) + " bytes, fewer than the " +
+      const std::uint64_t total =
+          slash == std::string::npos ? 0 : std::strtoull(range.c_str() + slash + 1, nullptr, 10);
+      if (slash != std::string::npos && total < offset + bytes) {
+        return {Status::corruption("the object has " + std::to_string(total) + " bytes, fewer than the " +
                                    std::to_string(offset + bytes) + " the read needs"),
                 false};
       }
       return {
-          Status::unavailable("short body: " + std::to_string(ex.received) + " of " + std::to_string(bytes) + " bytes"),
+          Status::unavailable("body truncated at byte " + std::to_string(ex.received) + " of " + std::to_string(bytes)),
           true};
     }
     return a;

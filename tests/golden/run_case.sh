@@ -7,10 +7,17 @@
 # master-stand-in with those arguments on a free loopback port, replaces @MASTER@ in `args` with its
 # URL and stops it afterwards; `normalize.sed` is applied to stdout before the comparison (run-time
 # values such as the port, the sample time and the metadata age).
+# For the same cases against other sources (tests/s3/golden_from_s3.sh): GOLDEN_ARGS_SED, a sed
+# script applied to `args` (local store paths -> s3:// URLs), and GOLDEN_OUTPUT_SED, applied to
+# stdout and stderr before the comparison (the URLs back to the paths).
 # Usage: run_case.sh TOOLS_DIR SOURCE_DIR CASE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"; case_dir="$3"
-read -r -a argv < "$case_dir/args"
+if [[ -n "${GOLDEN_ARGS_SED:-}" ]]; then
+  read -r -a argv < <(sed -E -e "$GOLDEN_ARGS_SED" "$case_dir/args")
+else
+  read -r -a argv < "$case_dir/args"
+fi
 tool="${argv[0]}"
 actual_out="$(mktemp)"; actual_err="$(mktemp)"; url_file="$(mktemp)"
 stand_in_pid=""
@@ -30,6 +37,9 @@ if [[ -f "$case_dir/stand_in_args" ]]; then
 fi
 (cd "$source_dir" && "$tools_dir/$tool" "${argv[@]:1}" >"$actual_out" 2>"$actual_err")
 rc=$?
+if [[ -n "${GOLDEN_OUTPUT_SED:-}" ]]; then
+  sed -E -i -e "$GOLDEN_OUTPUT_SED" "$actual_out" "$actual_err"
+fi
 if [[ -f "$case_dir/normalize.sed" ]]; then
   sed -E -i -f "$case_dir/normalize.sed" "$actual_out"
 fi
