@@ -6,7 +6,12 @@
 #include <string>
 
 #include "forge/forge_run.hpp"
+#include "forge/s3_publish.hpp"
+#include "s3_flags.hpp"
+#include "source/object_store.hpp"
 #include "source/oplog_source.hpp"
+#include "source/s3_object_store.hpp"
+#include "source/s3_url.hpp"
 #include "tool_common.hpp"
 #include "util/plural.hpp"
 #include "util/thread_pool.hpp"
@@ -46,8 +51,11 @@ int run(int argc, char** argv) {
   mq::forge::LargeStoreOptions large;
   mq::tools::CommonFlags common;  // -v/-q and --threads: no report, so no --format/--output
   auto* scenario_opt = app.add_option("scenario", scenario_path, "Scenario JSON (docs/formats/forge-scenario.md)");
-  app.add_option("--out", out_dir, "Output directory (the store's base directory)")->required();
-  app.add_flag("--force", force, "Replace the snapshot store in a non-empty output directory");
+  app.add_option("--out", out_dir,
+                 "Output directory (the store's base directory), or s3://BUCKET[/PREFIX] to upload the store there")
+      ->required();
+  app.add_flag("--force", force,
+               "Replace the snapshot store in a non-empty output directory (s3://: overwrite existing keys)");
   auto* large_opt = app.add_option("--large", large.objects, "Write a synthetic store of N objects instead");
   app.add_option("--seed", large.seed, "Seed of the synthetic store")->needs(large_opt);
   app.add_option("--tenants", large.tenants, "Tenants of the synthetic store")
@@ -58,13 +66,15 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 64));
   mq::tools::add_threads_option(app, common.threads);
   mq::tools::add_verbosity_flags(app, common);
+  mq::tools::S3Flags s3_flags;
+  mq::tools::add_s3_flags(app, s3_flags);
   std::string oplog_export;
   std::string oplog_etcd;
   mq::forge::SyntheticOpLogOptions oplog_large;
   // A flag that would be ignored is a usage error: --large writes no OpLog, and the synthetic
   // OpLog's form and cluster id need --oplog-large.
   app.add_option("--oplog-export", oplog_export,
-                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl)")
+                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl; none for s3://)")
       ->excludes(large_opt);
   app.add_option("--oplog-etcd", oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)")
       ->excludes(large_opt);
@@ -79,6 +89,16 @@ int run(int argc, char** argv) {
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
   const bool quiet = common.verbosity < 0;
+  const bool to_s3 = mq::source::is_s3_url(out_dir);
+  if (to_s3) {
+    if (oplog_large_opt->count() > 0) {
+      return mq::tools::fail(k_tool, mq::util::Status::invalid_argument(
+                                         "--oplog-large writes no snapshot store: give a local --out directory"));
+    }
+    if (auto s = mq::tools::configure_s3_from_flags(s3_flags); !s.ok()) return mq::tools::fail(k_tool, s);
+    if (auto s = mq::tools::resolve_store_location(out_dir); !s.ok()) return mq::tools::fail(k_tool, s);
+    spdlog::info("S3: {}", mq::source::describe(mq::source::s3_settings()));
+  }
   mq::forge::ForgeRequest request;
   request.out_dir = out_dir;
   request.force = force;
@@ -92,16 +112,32 @@ int run(int argc, char** argv) {
     spdlog::info("writing the store of scenario {} to {}", scenario_path, out_dir);
   }
   if (oplog_large_opt->count() > 0) request.oplog = oplog_large;
-  auto outcome = mq::forge::run_forge(request);
-  if (!outcome.ok()) return mq::tools::fail(k_tool, outcome.status());
-  if (const auto& summary = outcome->large; summary && !quiet) {
+  mq::forge::ForgeOutcome outcome;
+  if (to_s3) {
+    auto& store = dynamic_cast<mq::source::S3ObjectStore&>(mq::source::object_store_for(out_dir));
+    auto uploaded = mq::forge::run_forge_to_s3(request, store.client());
+    if (!uploaded.ok()) return mq::tools::fail(k_tool, uploaded.status());
+    outcome = std::move(uploaded->forge);
+    // A scenario store's one line (a local run prints none: the directory is there to look at).
+    if (!outcome.large && !quiet) {
+      std::cerr << k_tool << ": wrote " << mq::util::counted(uploaded->upload.objects, "object", "objects") << " ("
+                << uploaded->upload.bytes << " B) to " << out_dir << "\n";
+    }
+  } else {
+    auto local = mq::forge::run_forge(request);
+    if (!local.ok()) return mq::tools::fail(k_tool, local.status());
+    outcome = std::move(local).value();
+  }
+  if (const auto& summary = outcome.large; summary && !quiet) {
     std::cerr << k_tool << ": wrote " << summary->objects << " objects, " << summary->replicas << " replicas, "
               << summary->segments << " segments, " << summary->non_empty_shards << " shards (metadata "
               << summary->metadata_bytes << " B, segments " << summary->segments_bytes << " B) to " << out_dir << "\n";
   }
-  if (outcome->oplog) {
-    const std::string export_path = oplog_export.empty() ? out_dir + "/oplog.jsonl" : oplog_export;
-    if (auto s = write_oplog(*outcome->oplog, export_path, oplog_etcd, quiet); !s.ok()) {
+  // To s3:// the OpLog tail is written only where --oplog-export / --oplog-etcd say.
+  const bool write_tail = !to_s3 || !oplog_export.empty() || !oplog_etcd.empty();
+  if (outcome.oplog && write_tail) {
+    const std::string export_path = oplog_export.empty() && !to_s3 ? out_dir + "/oplog.jsonl" : oplog_export;
+    if (auto s = write_oplog(*outcome.oplog, export_path, oplog_etcd, quiet); !s.ok()) {
       return mq::tools::fail(k_tool, s);
     }
   }

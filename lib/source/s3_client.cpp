@@ -297,8 +297,7 @@ class S3Request {
     const S3Config& config = m_client.config();
     if (code == CURLE_WRITE_ERROR && ex.overflow) return {Status::limit_exceeded("overflow"), false};
     if (code != CURLE_OK) {
-      Status s =
-          Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
+      Status s = Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
       return {s, transient(code)};
     }
     if (ex.success()) return {Status{}, false};
@@ -531,7 +530,7 @@ Status S3Client::put(const S3Location& object, std::string_view body, const std:
   return named(s, request.what());
 }
 
-Status S3Client::put_file(const S3Location& object, const std::string& path) {
+Status S3Client::put_file(const S3Location& object, const std::string& path, const std::optional<std::string>& crc32c) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return Status::io_error("cannot open '" + path + "': " + std::strerror(errno));
   struct Closer {
@@ -564,8 +563,11 @@ Status S3Client::put_file(const S3Location& object, const std::string& path) {
   };
   if (size <= m_config.multipart_threshold) {
     S3Request request(*this, "PUT " + s3_url(object));
-    return named(send(request, "PUT", s3_request_url(m_config, object.bucket, object.key), 0, size, {}, nullptr),
-                 request.what());
+    std::vector<std::string> headers;
+    if (crc32c) headers.push_back("x-amz-checksum-crc32c: " + *crc32c);
+    return named(
+        send(request, "PUT", s3_request_url(m_config, object.bucket, object.key), 0, size, std::move(headers), nullptr),
+        request.what());
   }
   // Multipart: create, parts, complete (abort on any failure).
   const std::uint64_t part =

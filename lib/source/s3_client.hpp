@@ -56,8 +56,11 @@ class S3Client {
   [[nodiscard]] util::Status put(const S3Location& object, std::string_view body,
                                  const std::optional<std::string>& crc32c = std::nullopt);
   // Uploads a local file, streamed: one PUT up to config().multipart_threshold, a multipart
-  // upload of config().part_bytes parts above (aborted on failure).
-  [[nodiscard]] util::Status put_file(const S3Location& object, const std::string& path);
+  // upload of config().part_bytes parts above (aborted on failure). A single PUT carries
+  // `crc32c` (base64, of the whole file) as x-amz-checksum-crc32c when given; a multipart upload
+  // goes without (a full-object checksum of parts needs the composite protocol).
+  [[nodiscard]] util::Status put_file(const S3Location& object, const std::string& path,
+                                      const std::optional<std::string>& crc32c = std::nullopt);
   // Creates the bucket unless it exists.
   [[nodiscard]] util::Status ensure_bucket(const std::string& bucket);
 

@@ -4,47 +4,20 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <atomic>
-#include <cstdlib>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "source/s3_object_store.hpp"
-#include "support/service_env.hpp"
+#include "support/s3_test_env.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/crc32c.hpp"
 
 namespace moonquota::source {
 namespace {
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : std::string(fallback);
-}
+using test::fresh_bucket;
 
-// The settings a test uses for the server of with-services.sh: path-style, its credentials.
-S3Config test_config(const std::string& endpoint) {
-  S3Config c;
-  c.endpoint = endpoint;
-  c.virtual_addressing = false;
-  c.use_https = false;
-  c.access_key_id = env_or("MOONQUOTA_S3_ACCESS_KEY_ID", "S3RVER");
-  c.secret_access_key = env_or("MOONQUOTA_S3_SECRET_ACCESS_KEY", "S3RVER");
-  c.credentials_from = "MOONCAKE_AWS_ACCESS_KEY_ID / MOONCAKE_AWS_SECRET_ACCESS_KEY";
-  c.max_attempts = 2;
-  c.retry_budget_ms = 5000;
-  return c;
-}
-
-// A bucket name no other test (or run) uses.
-std::string fresh_bucket(const std::string& what) {
-  static std::atomic<unsigned> counter{0};
-  return "mq-" + what + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
-         std::to_string(std::random_device{}() % 100000);
-}
+S3Config test_config(const std::string& endpoint) { return test::s3_test_config(endpoint); }
 
 std::string pattern(std::size_t bytes, unsigned seed) {
   std::string out(bytes, '\0');
@@ -57,13 +30,6 @@ std::string pattern(std::size_t bytes, unsigned seed) {
   }
   return out;
 }
-
-#define MQ_REQUIRE_S3(var)                                                                          \
-  const std::string var = env_or("MOONQUOTA_S3_ENDPOINT", "");                                      \
-  if (var.empty()) {                                                                                \
-    if (::moonquota::test::running_in_ci()) FAIL() << "MOONQUOTA_S3_ENDPOINT is not set (CI=true)"; \
-    GTEST_SKIP() << "MOONQUOTA_S3_ENDPOINT is not set: run under scripts/with-services.sh";         \
-  }
 
 TEST(S3Client, PutGetHeadAndRangedGets) {
   MQ_REQUIRE_S3(endpoint);

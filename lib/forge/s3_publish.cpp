@@ -1,0 +1,142 @@
+#include "forge/s3_publish.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+#include "source/object_store.hpp"
+#include "source/s3_url.hpp"
+#include "util/crc32c.hpp"
+#include "util/file_reader.hpp"
+
+namespace moonquota::forge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view k_store_root = "mooncake_master_snapshot";
+constexpr std::uint64_t k_crc_read_bytes = 1 << 20;
+
+// A directory only this run uses, removed with its contents when the object goes away.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() = default;
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  ~ScratchDirectory() {
+    if (m_path.empty()) return;
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+
+  util::Status create() {
+    const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): read once, single-threaded
+    std::string pattern = (tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp"));
+    while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
+    pattern += "/snapshot-forge-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (::mkdtemp(buffer.data()) == nullptr) {
+      return util::Status::io_error("cannot create a temporary directory '" + pattern + "': " + std::strerror(errno));
+    }
+    m_path = buffer.data();
+    return {};
+  }
+
+  [[nodiscard]] const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+};
+
+// 0: payloads, 1: descriptor.txt, 2: latest.txt (the master's publish order).
+int publish_rank(const std::string& relative) {
+  const std::string name = fs::path(relative).filename().string();
+  if (name == "latest.txt") return 2;
+  if (name == "descriptor.txt") return 1;
+  return 0;
+}
+
+util::Result<std::string> file_crc32c(const std::string& path) {
+  util::FileReader reader;
+  MQ_RETURN_IF_ERROR(reader.open(path));
+  util::Crc32c crc;
+  std::string piece;
+  while (reader.remaining() > 0) {
+    piece.clear();
+    MQ_RETURN_IF_ERROR(reader.read_exact(std::min(k_crc_read_bytes, reader.remaining()), &piece));
+    crc.update(piece);
+  }
+  return crc.base64();
+}
+
+}  // namespace
+
+util::Status prepare_s3_destination(source::S3Client& client, const std::string& store_url, bool force) {
+  MQ_ASSIGN_OR_RETURN(source::S3Location where, source::parse_s3_url(store_url));
+  MQ_RETURN_IF_ERROR(client.ensure_bucket(where.bucket));
+  const std::string root = source::join_key(where.key, std::string(k_store_root)) + "/";
+  MQ_ASSIGN_OR_RETURN(auto existing, client.list(where.bucket, root));
+  if (!existing.empty() && !force) {
+    return util::Status::invalid_argument(
+        "output '" + store_url + "' is not empty: " + std::to_string(existing.size()) +
+        (existing.size() == 1 ? " object" : " objects") + " below " + source::s3_url({where.bucket, root}) +
+        " (use --force to overwrite its snapshot store)");
+  }
+  return {};
+}
+
+util::Result<S3PublishSummary> publish_store_to_s3(source::S3Client& client, const std::string& local_dir,
+                                                   const std::string& store_url) {
+  MQ_ASSIGN_OR_RETURN(source::S3Location where, source::parse_s3_url(store_url));
+  std::vector<std::tuple<int, std::string, std::uint64_t>> files;  // rank, relative path, bytes
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(local_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string relative = fs::relative(it->path(), local_dir, ec).generic_string();
+    const std::uint64_t bytes = it->file_size(ec);
+    if (ec) break;
+    files.emplace_back(publish_rank(relative), relative, bytes);
+  }
+  if (ec) return util::Status::io_error("cannot list '" + local_dir + "': " + ec.message());
+  std::sort(files.begin(), files.end());
+  S3PublishSummary summary;
+  for (const auto& [rank, relative, bytes] : files) {
+    const std::string path = local_dir + "/" + relative;
+    std::optional<std::string> crc;
+    if (bytes <= client.config().multipart_threshold) {
+      MQ_ASSIGN_OR_RETURN(crc, file_crc32c(path));
+      ++summary.checksummed;
+    }
+    MQ_RETURN_IF_ERROR(client.put_file({where.bucket, source::join_key(where.key, relative)}, path, crc));
+    ++summary.objects;
+    summary.bytes += bytes;
+  }
+  return summary;
+}
+
+util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source::S3Client& client) {
+  if (request.oplog) {
+    return util::Status::invalid_argument("--oplog-large writes no snapshot store: give a local --out directory");
+  }
+  MQ_RETURN_IF_ERROR(prepare_s3_destination(client, request.out_dir, request.force));
+  ScratchDirectory scratch;
+  MQ_RETURN_IF_ERROR(scratch.create());
+  ForgeRequest local = request;
+  local.out_dir = scratch.path();
+  local.force = false;
+  S3ForgeOutcome outcome;
+  MQ_ASSIGN_OR_RETURN(outcome.forge, run_forge(local));
+  MQ_ASSIGN_OR_RETURN(outcome.upload, publish_store_to_s3(client, scratch.path(), request.out_dir));
+  return outcome;
+}
+
+}  // namespace moonquota::forge
