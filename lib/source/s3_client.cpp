@@ -297,8 +297,7 @@ class S3Request {
     const S3Config& config = m_client.config();
     if (code == CURLE_WRITE_ERROR && ex.overflow) return {Status::limit_exceeded("overflow"), false};
     if (code != CURLE_OK) {
-      Status s =
-          Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
+      Status s = Status::unavailable(transport_error(code, ex, config) + " at " + describe_endpoint(config));
       return {s, transient(code)};
     }
     if (ex.success()) return {Status{}, false};
@@ -482,7 +481,8 @@ util::Result<std::vector<S3ObjectInfo>> S3Client::list(const std::string& bucket
                 false};
       }
       if (!a.status.ok()) return a;
-      if (body.find("<ListBucketResult") == std::string::npos) {
+      if (body.find("<ListBucketResult") == std::string::npos ||
+          body.find("</ListBucketResult>") == std::string::npos || !xml_first(body, "IsTruncated")) {
         return {Status::unavailable("the answer is not a ListObjectsV2 result"), true};
       }
       items.clear();
@@ -497,6 +497,11 @@ util::Result<std::vector<S3ObjectInfo>> S3Client::list(const std::string& bucket
         info.key = std::move(*key);
         info.etag = xml_first(contents, "ETag").value_or("");
         items.push_back(std::move(info));
+      }
+      if (auto count = xml_first(body, "KeyCount"); count && *count != std::to_string(items.size())) {
+        return {Status::unavailable("the listing says KeyCount " + *count + " but holds " +
+                                    std::to_string(items.size()) + " objects"),
+                true};
       }
       const bool truncated = xml_first(body, "IsTruncated").value_or("false") == "true";
       next = truncated ? xml_first(body, "NextContinuationToken").value_or("") : std::string();
