@@ -11,9 +11,8 @@ using util::Status;
 util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& selection) {
   SelectedSnapshot out;
   if (!selection.snapshot_dir.empty()) {
-    if (!source::prefix_exists(selection.snapshot_dir)) {
-      return Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'");
-    }
+    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(selection.snapshot_dir));
+    if (!exists) { return Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'"); }
     const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
     out.snapshot_id = dir.snapshot_id;
     out.snapshot_dir = dir.dir;
@@ -39,9 +38,8 @@ util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& se
     out.snapshot_id = selection.snapshot;
   }
   out.snapshot_dir = listing.root + out.snapshot_id;
-  if (!source::prefix_exists(out.snapshot_dir)) {
-    return Status::not_found("no snapshot " + out.snapshot_id + " under " + listing.root);
-  }
+  MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(out.snapshot_dir));
+  if (!exists) { return Status::not_found("no snapshot " + out.snapshot_id + " under " + listing.root); }
   return out;
 }
 

@@ -18,6 +18,11 @@ util::Status try_candidates(const std::string& root, const std::vector<std::stri
     if (!state.ok() && state.status().code() == util::StatusCode::limit_exceeded) {
       return state.status().with_context("snapshot " + id + " (raise --max-payload-bytes)");
     }
+    // A store we could not read (S3 after the retry bound) is our failure, not the master's
+    // rejection: no table is predicted from it.
+    if (!state.ok() && state.status().code() == util::StatusCode::unavailable) {
+      return state.status().with_context("snapshot " + id);
+    }
     if (state.ok()) {
       outcome.attempts.push_back({id, true, {}});
       outcome.state = std::move(state).value();
@@ -45,7 +50,8 @@ util::Result<source::CatalogListing> read_catalog(const StoreSelection& selectio
         {model::Severity::warning, listing->root + "latest.txt",
          "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
   }
-  if (redis && !source::prefix_exists(listing->root)) {
+  MQ_ASSIGN_OR_RETURN(const bool root_exists, source::prefix_exists(listing->root));
+  if (redis && !root_exists) {
     return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
   }
   return listing;
@@ -54,12 +60,13 @@ util::Result<source::CatalogListing> read_catalog(const StoreSelection& selectio
 util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, const RestoreOptions& options) {
   RestoreOutcome outcome;
   if (!selection.snapshot_dir.empty()) {
-    if (!source::prefix_exists(selection.snapshot_dir)) {
-      return util::Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'");
-    }
+    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(selection.snapshot_dir));
+    if (!exists) { return util::Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'"); }
     const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
     outcome.catalog_root = dir.catalog_root;
-    if (!source::object_store_for(dir.dir).size(source::join_key(dir.dir, "descriptor.txt")).ok()) {
+    auto descriptor = source::object_store_for(dir.dir).size(source::join_key(dir.dir, "descriptor.txt"));
+    if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
+    if (!descriptor.ok()) {
       outcome.catalog_findings.push_back(
           {model::Severity::warning, dir.dir, "no descriptor.txt: last_included_seq taken as 0"});
     }
@@ -76,9 +83,8 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     if (!source::is_valid_snapshot_id(selection.snapshot)) {
       return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
     }
-    if (!source::prefix_exists(listing.root + selection.snapshot)) {
-      return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing.root);
-    }
+    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(listing.root + selection.snapshot));
+    if (!exists) { return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing.root); }
     candidates = {selection.snapshot};
   }
   MQ_RETURN_IF_ERROR(try_candidates(listing.root, candidates, options, outcome));

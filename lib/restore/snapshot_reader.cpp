@@ -53,15 +53,18 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
   return bytes;
 }
 
-void stat_files(ScannedSnapshot& snap) {
+// Errors: a store that could not be used (unavailable); a missing file is recorded, not an error.
+Status stat_files(ScannedSnapshot& snap) {
   const char* names[] = {"metadata", "segments", "task_manager", "manifest.txt", "descriptor.txt"};
   source::ObjectStore& store = source::object_store_for(snap.snapshot_dir);
   for (std::size_t i = 0; i < snap.files.size(); ++i) {
     auto size = store.size(source::join_key(snap.snapshot_dir, names[i]));
+    if (!size.ok() && size.status().code() == util::StatusCode::unavailable) return size.status();
     snap.files[i].name = names[i];
     snap.files[i].present = size.ok();
     snap.files[i].bytes = size.ok() ? *size : 0;
   }
+  return {};
 }
 
 Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& options) {
@@ -76,6 +79,7 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
     if (!snap.files[i].present) return Status::corruption(snap.files[i].name + " is missing");
   }
   auto descriptor = source::read_descriptor(snap.snapshot_dir);
+  if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (descriptor.ok()) {
     snap.descriptor = *descriptor;
   } else {
@@ -167,7 +171,7 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   ScannedSnapshot snap;
   snap.snapshot_id = snapshot_id;
   snap.snapshot_dir = snapshot_dir;
-  stat_files(snap);
+  MQ_RETURN_IF_ERROR(stat_files(snap));
   MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap, options));
   MQ_RETURN_IF_ERROR(load_segments(snap, options));
 

@@ -88,6 +88,7 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
       out.findings.push_back({model::Severity::warning, out.root + name, "snapshot id is not a real calendar instant"});
     }
     auto descriptor = read_descriptor(out.root + name);
+    if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
     if (!descriptor.ok()) {
       out.findings.push_back(
           {model::Severity::warning, out.root + name,
@@ -104,6 +105,7 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
   out.listed = std::move(ids);
 
   auto latest = store.get(out.root + "latest.txt", k_small_file_limit);
+  if (!latest.ok() && latest.status().code() == util::StatusCode::unavailable) return latest.status();
   if (!latest.ok()) {
     if (latest.status().code() != util::StatusCode::not_found) out.latest_error = latest.status().message();
     return out;
@@ -115,6 +117,7 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
     return out;
   }
   auto descriptor = read_descriptor(out.root + id);
+  if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (!descriptor.ok()) {
     out.latest_error = "latest snapshot " + id + ": " + descriptor.status().message();
     return out;

@@ -38,7 +38,12 @@ std::string join_key(const std::string& prefix, const std::string& name) {
   return prefix + "/" + name;
 }
 
-bool prefix_exists(const std::string& prefix) { return object_store_for(prefix).list(prefix).ok(); }
+util::Result<bool> prefix_exists(const std::string& prefix) {
+  auto keys = object_store_for(prefix).list(prefix);
+  if (keys.ok()) return true;
+  if (keys.status().code() == util::StatusCode::not_found) return false;
+  return keys.status();
+}
 
 void configure_s3(S3Config config, util::NetConfig net) {
   S3Backend& backend = s3_backend();

@@ -58,8 +58,9 @@ class ObjectStore {
 // "<prefix>/<name>" without doubling a '/' (the way std::filesystem::path joins a relative name).
 [[nodiscard]] std::string join_key(const std::string& prefix, const std::string& name);
 
-// Whether anything is stored under `prefix` (a local directory that exists, even empty).
-[[nodiscard]] bool prefix_exists(const std::string& prefix);
+// Whether anything is stored under `prefix` (a local directory that exists, even empty). An error
+// other than not_found (a service that could not be used) is returned, never read as "absent".
+[[nodiscard]] util::Result<bool> prefix_exists(const std::string& prefix);
 
 // The store that holds `location` (a --store, --snapshot-dir or catalog root): the S3 backend
 // for "s3://" URLs (configured by configure_s3, else from the process environment at first

@@ -126,7 +126,9 @@ util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, c
           {model::Severity::warning, keys.index, "member '" + id + "' is not a valid snapshot id (skipped)"});
       continue;
     }
-    if (!read_descriptor(out.root + id).ok()) {
+    auto listed = read_descriptor(out.root + id);
+    if (!listed.ok() && listed.status().code() == util::StatusCode::unavailable) return listed.status();
+    if (!listed.ok()) {
       out.findings.push_back({model::Severity::warning, out.root + id,
                               "listed in " + keys.index + " but its descriptor is missing or unparsable (skipped)"});
       continue;
@@ -147,6 +149,7 @@ util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, c
     return out;
   }
   auto descriptor = read_descriptor(out.root + id);
+  if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (!descriptor.ok()) {
     out.latest_error =
         "latest snapshot " + id + ": descriptor: " + descriptor.status().message() + " (PERSISTENT_FAIL)";

@@ -481,7 +481,8 @@ util::Result<std::vector<S3ObjectInfo>> S3Client::list(const std::string& bucket
                 false};
       }
       if (!a.status.ok()) return a;
-      if (body.find("<ListBucketResult") == std::string::npos) {
+      if (body.find("<ListBucketResult") == std::string::npos ||
+          body.find("</ListBucketResult>") == std::string::npos || !xml_first(body, "IsTruncated")) {
         return {Status::unavailable("the answer is not a ListObjectsV2 result"), true};
       }
       items.clear();
@@ -496,6 +497,11 @@ util::Result<std::vector<S3ObjectInfo>> S3Client::list(const std::string& bucket
         info.key = std::move(*key);
         info.etag = xml_first(contents, "ETag").value_or("");
         items.push_back(std::move(info));
+      }
+      if (auto count = xml_first(body, "KeyCount"); count && *count != std::to_string(items.size())) {
+        return {Status::unavailable("the listing says KeyCount " + *count + " but holds " +
+                                    std::to_string(items.size()) + " objects"),
+                true};
       }
       const bool truncated = xml_first(body, "IsTruncated").value_or("false") == "true";
       next = truncated ? xml_first(body, "NextContinuationToken").value_or("") : std::string();

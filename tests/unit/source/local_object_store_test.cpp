@@ -73,8 +73,8 @@ TEST_F(LocalObjectStoreTest, ListIsRecursiveSortedAndSeesNoEmptyDirectory) {
     EXPECT_EQ(*keys, expected) << prefix;
   }
   EXPECT_EQ(m_store.list(key("missing/")).status().code(), util::StatusCode::not_found);
-  EXPECT_TRUE(prefix_exists(key("root/empty"))) << "an existing directory, even empty";
-  EXPECT_FALSE(prefix_exists(key("root/none")));
+  EXPECT_TRUE(*prefix_exists(key("root/empty"))) << "an existing directory, even empty";
+  EXPECT_FALSE(*prefix_exists(key("root/none")));
 }
 
 TEST(ObjectKeys, JoinKeyJoinsLikeAPathWithoutDoublingTheSeparator) {
