@@ -258,7 +258,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
                       restore::scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
   MQ_RETURN_IF_ERROR(sets.replica_ids.status());
 
-  VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0};
+  VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0, std::nullopt};
   FindingCollector& out = result.findings;
   for (auto& a : analyzers) {
     result.max_replica_id = std::max(result.max_replica_id, a->max_replica_id());
@@ -318,6 +318,11 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
              "snapshot",
              *result.snapshot.master_rejection});
   }
+  std::vector<std::string> keys;
+  for (const auto& f : result.snapshot.files) {
+    if (f.present) keys.push_back(source::join_key(result.snapshot.snapshot_dir, f.name));
+  }
+  result.checksums = check_object_checksums(source::object_store_for(result.snapshot.snapshot_dir), keys, out);
   result.spilled_bytes = sets.replica_ids.bytes_written();
   result.listed = out.sorted();
   return result;

@@ -86,7 +86,9 @@ Json descriptor_json(const std::optional<model::SnapshotDescriptor>& d) {
 Json files_json(const restore::ScannedSnapshot& snap) {
   Json files = Json::array();
   for (const auto& f : snap.files) {
-    Json j = {{"name", f.name}, {"present", f.present}, {"bytes", f.bytes}};
+    Json j = {{"name", f.name}, {"present", f.present}};
+    if (f.etag) j["etag"] = *f.etag;  // object stores only (never last, so a local report keeps its bytes)
+    j["bytes"] = f.bytes;
     // Known only when the shards were decompressed (not by segments, tasks, objects and dump headers).
     if (f.name == "metadata" && (snap.metadata.decompressed_shard_bytes > 0 || snap.metadata.shard_entries == 0)) {
       j["decompressed_shard_bytes"] = snap.metadata.decompressed_shard_bytes;

@@ -198,12 +198,18 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
   files.add_column("file", L);
   files.add_column("bytes", R);
   files.add_column("decompressed", R);
+  // An object store's ETags, last, so a local report keeps its bytes.
+  const bool etags =
+      std::any_of(snap.files.begin(), snap.files.end(), [](const auto& f) { return f.etag.has_value(); });
+  if (etags) files.add_column("etag", L);
   for (const auto& f : snap.files) {
     std::string raw = f.name == "metadata"       ? num(snap.metadata.decompressed_shard_bytes)
                       : f.name == "segments"     ? num(snap.segments_raw_bytes)
                       : f.name == "task_manager" ? num(snap.task_manager_raw_bytes)
                                                  : "";
-    files.add_row({f.name, f.present ? num(f.bytes) : "missing", raw});
+    std::vector<std::string> row{f.name, f.present ? num(f.bytes) : "missing", raw};
+    if (etags) row.push_back(f.etag.value_or(""));
+    files.add_row(std::move(row));
   }
   files.render(out);
   out << "\nmetadata:    " << snap.metadata.shard_entries << " shard blobs";

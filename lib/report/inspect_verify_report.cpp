@@ -59,6 +59,12 @@ void render_verify(const InspectContext& ctx, const inspect::VerifyResult& resul
     j["totals"] = {{"errors", result.findings.count(model::Severity::error)},
                    {"warnings", result.findings.count(model::Severity::warning)},
                    {"info", result.findings.count(model::Severity::info)}};
+    if (const auto& c = result.checksums) {  // object stores only: local reports keep their bytes
+      j["s3_crc32c"] = {{"checked", c->checked},
+                        {"mismatched", c->mismatched},
+                        {"without_server_checksum", c->without_server_checksum},
+                        {"not_read_whole", c->not_read_whole}};
+    }
     Json rules = Json::array();
     for (const auto& [rule, c] : counts) {
       rules.push_back({{"rule", rule}, {"severity", model::severity_name(c.severity)}, {"count", c.count}});
@@ -73,7 +79,9 @@ void render_verify(const InspectContext& ctx, const inspect::VerifyResult& resul
   render_header_text(ctx, result.snapshot, out);
   out << "objects:     " << result.snapshot.entries << " entries in " << result.snapshot.metadata.shard_entries
       << " shard blobs, replica_next_id " << result.snapshot.metadata.replica_next_id << ", largest replica id "
-      << result.max_replica_id << "\n\n";
+      << result.max_replica_id << "\n";
+  if (result.checksums) out << "checksums:   " << inspect::describe_checksums(*result.checksums) << "\n";
+  out << "\n";
   for (const auto& f : result.listed) out << finding_text(f) << "\n";
   if (!result.listed.empty()) out << "\n";
   util::TextTable t;

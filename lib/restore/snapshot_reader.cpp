@@ -63,6 +63,11 @@ Status stat_files(ScannedSnapshot& snap) {
     snap.files[i].name = names[i];
     snap.files[i].present = size.ok();
     snap.files[i].bytes = size.ok() ? *size : 0;
+    if (size.ok()) {
+      if (auto details = store.details(source::join_key(snap.snapshot_dir, names[i])); details) {
+        snap.files[i].etag = details->etag;
+      }
+    }
   }
   return {};
 }

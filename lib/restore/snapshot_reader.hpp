@@ -82,7 +82,8 @@ struct ScanOptions {
 struct PayloadFile {
   std::string name;
   bool present = false;
-  std::uint64_t bytes = 0;  // on disk
+  std::uint64_t bytes = 0;          // on disk, or the object's size
+  std::optional<std::string> etag;  // the object's ETag, as the server sent it (object stores only)
 };
 
 struct ScannedSnapshot {

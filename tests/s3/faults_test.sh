@@ -122,7 +122,8 @@ for _ in $(seq 1 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
 rc=$?
 stop_proxy
 [[ $rc == 0 ]] || fail "verify through faults: exit $rc"
-sed "s#s3://$bucket#$work/store#g" "$work/verify-s3.txt" | diff "$work/verify-local.txt" - ||
+# (the checksums line is what only an object store adds: docs/cli/snapshot-inspect.md)
+sed -e "s#s3://$bucket#$work/store#g" -e '/^checksums:   /d' "$work/verify-s3.txt" | diff "$work/verify-local.txt" - ||
   fail "verify through faults: the report differs from the local one"
 
 echo "$failures failures"

@@ -22,6 +22,9 @@ FAULTs:
                   the body are sent, then the connection is reset (RST)
   short-body      forwarded; the true Content-Length, half the body, then a clean close (FIN)
   delay-MS        wait MS milliseconds, then forward
+  crc32c-VALUE    forwarded; the answer carries `x-amz-checksum-crc32c: VALUE` (base64, replacing
+                  any the server sent), as a server that stores upstream's checksums would answer
+                  a GET or HEAD with x-amz-checksum-mode: ENABLED (s3rver keeps none)
 
 --log FILE gets one line per request, appended before the answer is sent: `METHOD path+query FAULT-or-pass STATUS`
 (STATUS `-` when no status line was sent; path+query as the client sent it, percent-encoded; a
@@ -71,7 +74,8 @@ class Rule:
         if not (sep and sep2 and sep3) or not method:
             raise ValueError(f"rule {text!r}: expected METHOD:SUBSTRING:FAULT:COUNT")
         if fault not in FAULTS_WITHOUT_ARGUMENT:
-            if not (fault.startswith("delay-") and fault[len("delay-"):].isdigit()):
+            if not ((fault.startswith("delay-") and fault[len("delay-"):].isdigit())
+                    or (fault.startswith("crc32c-") and len(fault) > len("crc32c-"))):
                 raise ValueError(f"rule {text!r}: unknown fault {fault!r}")
         if count == "all":
             self.remaining = None
@@ -191,6 +195,9 @@ class Handler(BaseHTTPRequestHandler):
         half of it for reset-mid-body and short-body."""
         proxy = self.server.proxy
         headers = [(n, v) for n, v in response.getheaders() if n.lower() not in HOP_BY_HOP]
+        if fault and fault.startswith("crc32c-"):
+            headers = [(n, v) for n, v in headers if n.lower() != "x-amz-checksum-crc32c"]
+            headers.append(("x-amz-checksum-crc32c", fault[len("crc32c-"):]))
         declared = response.getheader("Content-Length")
         if method == "HEAD" or response.status in (204, 304):
             total = None
