@@ -425,8 +425,12 @@ util::Result<std::string> S3Client::get(const S3Location& object, std::uint64_t 
     ex.limit = max_bytes;
     const CURLcode code = request.perform(ex);
     Attempt a = request.judge(code, ex, object.bucket);
-    if (a.status.code() == util::StatusCode::limit_exceeded) {
-      return {Status::limit_exceeded("larger than " + std::to_string(max_bytes) + " bytes"), false};
+    if (a.status.code() == util::StatusCode::limit_exceeded) {  // read_small_file's words
+      const std::string length = ex.header("content-length");
+      return {Status::limit_exceeded("'" + s3_url(object) + "' is " +
+                                     (length.empty() ? "more than " + std::to_string(max_bytes) : length) +
+                                     " bytes, more than the limit of " + std::to_string(max_bytes)),
+              false};
     }
     if (!a.status.ok()) return a;
     const std::string length = ex.header("content-length");
@@ -440,6 +444,7 @@ util::Result<std::string> S3Client::get(const S3Location& object, std::uint64_t 
     }
     return a;
   });
+  if (!s.ok() && s.code() == util::StatusCode::limit_exceeded) return s;  // worded as for a local file
   if (!s.ok()) return named(s, request.what());
   return body;
 }
