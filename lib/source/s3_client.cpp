@@ -1,6 +1,8 @@
 #include "source/s3_client.hpp"
 
 #include <curl/curl.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cctype>
@@ -34,6 +36,31 @@ std::uint64_t ms_since(Clock::time_point start) {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
 }
+
+// SIGPIPE blocked in this thread while curl sends (a TLS write to a reset connection raises it;
+// CURLOPT_NOSIGNAL leaves it to us), and any that arrived consumed before it is unblocked, so a
+// reset is a retried transport error, never the death of the process.
+class SigpipeBlock {
+ public:
+  SigpipeBlock() {
+    sigemptyset(&m_pipe);
+    sigaddset(&m_pipe, SIGPIPE);
+    m_was_blocked = pthread_sigmask(SIG_BLOCK, &m_pipe, &m_old) == 0 && sigismember(&m_old, SIGPIPE) == 1;
+  }
+  SigpipeBlock(const SigpipeBlock&) = delete;
+  SigpipeBlock& operator=(const SigpipeBlock&) = delete;
+  ~SigpipeBlock() {
+    if (m_was_blocked) return;
+    const timespec zero{0, 0};
+    while (sigtimedwait(&m_pipe, nullptr, &zero) == SIGPIPE) {}
+    pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+  }
+
+ private:
+  sigset_t m_pipe{};
+  sigset_t m_old{};
+  bool m_was_blocked = false;
+};
 
 // One easy handle per thread: curl keeps the thread's connections alive between its requests.
 CURL* thread_handle() {
@@ -282,7 +309,11 @@ class S3Request {
     ex.stall_ms = config.request_timeout_ms;
     ex.last_progress = Clock::now();
     const auto start = Clock::now();
-    const CURLcode code = curl_easy_perform(curl);
+    CURLcode code = CURLE_OK;
+    {
+      const SigpipeBlock no_sigpipe;
+      code = curl_easy_perform(curl);
+    }
     curl_slist_free_all(headers);
     m_client.net().debug(
         ex.method + " " + ex.url + " -> " +
@@ -394,8 +425,12 @@ util::Result<std::string> S3Client::get(const S3Location& object, std::uint64_t 
     ex.limit = max_bytes;
     const CURLcode code = request.perform(ex);
     Attempt a = request.judge(code, ex, object.bucket);
-    if (a.status.code() == util::StatusCode::limit_exceeded) {
-      return {Status::limit_exceeded("larger than " + std::to_string(max_bytes) + " bytes"), false};
+    if (a.status.code() == util::StatusCode::limit_exceeded) {  // read_small_file's words
+      const std::string length = ex.header("content-length");
+      return {Status::limit_exceeded("'" + s3_url(object) + "' is " +
+                                     (length.empty() ? "more than " + std::to_string(max_bytes) : length) +
+                                     " bytes, more than the limit of " + std::to_string(max_bytes)),
+              false};
     }
     if (!a.status.ok()) return a;
     const std::string length = ex.header("content-length");
@@ -409,6 +444,7 @@ util::Result<std::string> S3Client::get(const S3Location& object, std::uint64_t 
     }
     return a;
   });
+  if (!s.ok() && s.code() == util::StatusCode::limit_exceeded) return s;  // worded as for a local file
   if (!s.ok()) return named(s, request.what());
   return body;
 }

@@ -68,9 +68,9 @@ class S3StreamSource final : public util::ByteSource {
   };
 
   Status read(std::uint64_t n, const std::function<void(std::string_view)>& sink) {
-    if (n > m_size - m_offset) {
-      return Status::corruption(m_name + ": needs " + std::to_string(n) + " bytes at offset " +
-                                std::to_string(m_offset) + " but the object has " + std::to_string(m_size));
+    if (n > m_size - m_offset) {  // util::FileReader's words: reports from S3 equal local ones
+      return Status::corruption("'" + m_name + "' ends at byte " + std::to_string(m_size) + ", " + std::to_string(n) +
+                                " bytes needed at byte offset " + std::to_string(m_offset));
     }
     while (n > 0) {
       std::unique_lock lock(m_mutex);
@@ -189,6 +189,17 @@ util::Result<std::unique_ptr<util::ByteSource>> S3ObjectStore::open(const std::s
 Status S3ObjectStore::get_range(const std::string& key, std::uint64_t offset, std::uint64_t bytes,
                                 util::ByteBuffer& out) {
   MQ_ASSIGN_OR_RETURN(S3Location where, parse_s3_url(key));
+  // The object's size first: a range a corrupt index claims is never allocated (FileReader's
+  // words for a read past the end).
+  MQ_ASSIGN_OR_RETURN(const std::uint64_t object_size, size(key));
+  if (offset > object_size) {
+    return Status::corruption("'" + key + "' ends at byte " + std::to_string(object_size) +
+                              ", cannot read at byte offset " + std::to_string(offset));
+  }
+  if (bytes > object_size - offset) {
+    return Status::corruption("'" + key + "' ends at byte " + std::to_string(object_size) + ", " +
+                              std::to_string(bytes) + " bytes needed at byte offset " + std::to_string(offset));
+  }
   return m_client.get_range(where, offset, bytes, out);
 }
 
