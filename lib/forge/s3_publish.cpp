@@ -1,8 +1,11 @@
 #include "forge/s3_publish.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +28,41 @@ namespace {
 constexpr std::string_view k_store_root = "mooncake_master_snapshot";
 constexpr std::uint64_t k_crc_read_bytes = 1 << 20;
 
-// A directory only this run uses, removed with its contents when the object goes away.
+// The scratch directory of this process, for a SIGINT, SIGTERM or SIGHUP that ends it meanwhile
+// (a store of millions of objects takes a while): the handler removes it with `rm -rf` in a child
+// (fork and execve are async-signal-safe, a recursive removal in the handler would not be), then
+// restores the signal's previous action and raises it again. Installed only for a signal whose
+// action is the default one (as util/atomic_stream does), and only while the directory exists.
+constexpr std::array<int, 3> k_cleanup_signals = {SIGINT, SIGTERM, SIGHUP};
+std::array<char, 4096> g_scratch_path{};
+std::array<struct sigaction, k_cleanup_signals.size()> g_previous_actions{};
+std::array<bool, k_cleanup_signals.size()> g_installed{};
+
+extern "C" void remove_scratch_and_reraise(int signal_number) {
+  const int saved_errno = errno;
+  if (g_scratch_path[0] == '/') {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      char rm[] = "rm";
+      char force[] = "-rf";
+      char end_of_options[] = "--";
+      char* argv[] = {rm, force, end_of_options, g_scratch_path.data(), nullptr};
+      char* envp[] = {nullptr};
+      ::execve("/bin/rm", argv, envp);
+      ::_exit(127);
+    }
+    int status = 0;
+    while (child > 0 && ::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+  }
+  for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
+    if (k_cleanup_signals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
+  }
+  errno = saved_errno;
+  ::raise(signal_number);
+}
+
+// A directory only this run uses, removed with its contents when the object goes away or a
+// signal ends the process (above).
 class ScratchDirectory {
  public:
   ScratchDirectory() = default;
@@ -35,6 +72,11 @@ class ScratchDirectory {
     if (m_path.empty()) return;
     std::error_code ec;
     fs::remove_all(m_path, ec);
+    g_scratch_path[0] = '\0';
+    for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
+      if (g_installed[i]) ::sigaction(k_cleanup_signals[i], &g_previous_actions[i], nullptr);
+      g_installed[i] = false;
+    }
   }
 
   util::Status create() {
@@ -47,7 +89,22 @@ class ScratchDirectory {
     if (::mkdtemp(buffer.data()) == nullptr) {
       return util::Status::io_error("cannot create a temporary directory '" + pattern + "': " + std::strerror(errno));
     }
-    m_path = buffer.data();
+    std::error_code ec;
+    m_path = fs::absolute(buffer.data(), ec).string();
+    if (ec) m_path = buffer.data();
+    if (m_path.size() < g_scratch_path.size() && m_path[0] == '/' && g_scratch_path[0] == '\0') {
+      std::copy(m_path.begin(), m_path.end(), g_scratch_path.begin());
+      g_scratch_path[m_path.size()] = '\0';
+      for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
+        struct sigaction previous {};
+        if (::sigaction(k_cleanup_signals[i], nullptr, &previous) != 0 || previous.sa_handler != SIG_DFL) continue;
+        g_previous_actions[i] = previous;
+        struct sigaction action {};
+        action.sa_handler = remove_scratch_and_reraise;
+        sigemptyset(&action.sa_mask);
+        g_installed[i] = ::sigaction(k_cleanup_signals[i], &action, nullptr) == 0;
+      }
+    }
     return {};
   }
 

@@ -40,7 +40,8 @@ struct S3ForgeOutcome {
 };
 
 // run_forge into a temporary directory (mkdtemp under $TMPDIR, else /tmp; removed on every path
-// out, success, error or exception), then prepare_s3_destination (before forging, so a refusal
+// out, success, error or exception, and by a SIGINT/SIGTERM/SIGHUP whose action is the default
+// one: a handler is installed while the directory exists), then prepare_s3_destination (before forging, so a refusal
 // costs nothing) and publish_store_to_s3. `request.out_dir` is the resolved s3:// URL; a
 // synthetic OpLog alone (request.oplog) has no store to upload: invalid_argument.
 [[nodiscard]] util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source::S3Client& client);

@@ -3,13 +3,18 @@
 #include "forge/s3_publish.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "source/s3_client.hpp"
@@ -185,6 +190,44 @@ TEST(S3Publish, SnapshotForgeToS3) {
   auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "10", "--out", url});
   EXPECT_EQ(oplog.exit_code, 2);
   EXPECT_EQ(oplog.err, "snapshot-forge: --oplog-large writes no snapshot store: give a local --out directory\n");
+}
+
+TEST(S3Publish, ASignalRemovesTheTemporaryStore) {
+  MQ_REQUIRE_S3(endpoint);
+  test::export_s3_settings(endpoint);
+  TempDir scratch;
+  ScopedTmpdir tmpdir(scratch.str());
+  const std::string tool = std::string(MOONQUOTA_BINARY_DIR) + "/tools/snapshot-forge";
+  const std::string out = "s3://" + test::fresh_bucket("signal");
+  std::vector<std::string> args = {tool, "--large", "3000000", "--out", out, "-q"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  ASSERT_EQ(posix_spawnattr_init(&attr), 0);
+  sigset_t defaults;  // SIGTERM with its default action, whatever the test runner set
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, tool.c_str(), nullptr, &attr, argv.data(), environ), 0);
+  posix_spawnattr_destroy(&attr);
+  // Wait until the store is being forged into its temporary directory.
+  bool forging = false;
+  for (int i = 0; i < 300 && !forging; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const auto& entry : fs::directory_iterator(scratch.path())) {
+      forging = forging || fs::exists(entry.path() / "mooncake_master_snapshot");
+    }
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(forging) << "the forge never started";
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before the signal: status " << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::is_empty(scratch.path()));
 }
 
 }  // namespace
