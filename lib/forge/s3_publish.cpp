@@ -167,7 +167,7 @@ util::Result<S3PublishSummary> publish_store_to_s3(source::S3Client& client, con
   std::sort(files.begin(), files.end());
   S3PublishSummary summary;
   for (const auto& [rank, relative, bytes] : files) {
-    const std::string path = local_dir + "/" + relative;
+    const std::string path = source::join_key(local_dir, relative);
     std::optional<std::string> crc;
     if (bytes <= client.config().multipart_threshold) {
       MQ_ASSIGN_OR_RETURN(crc, file_crc32c(path));
