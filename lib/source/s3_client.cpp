@@ -678,15 +678,36 @@ Status S3Client::put_file(const S3Location& object, const std::string& path, con
 }
 
 Status S3Client::ensure_bucket(const std::string& bucket) {
+  // HEAD first: a bucket we can use already is fine whoever made it (servers differ on what a
+  // second CreateBucket answers); 404 creates it; 403 is someone else's bucket.
+  S3Request probe(*this, "HEAD BUCKET s3://" + bucket);
+  bool missing = false;
+  Status s = probe.with_retries([&](std::size_t) -> Attempt {
+    Exchange ex;
+    ex.method = "HEAD";
+    ex.url = s3_request_url(m_config, bucket, "");
+    const CURLcode code = probe.perform(ex);
+    Attempt a = probe.judge(code, ex, bucket);
+    if (a.status.code() == util::StatusCode::not_found) {
+      missing = true;
+      return {Status{}, false};
+    }
+    return a;
+  });
+  if (!s.ok()) return named(s, probe.what());
+  if (!missing) return {};
   S3Request request(*this, "CREATE BUCKET s3://" + bucket);
-  Status s = request.with_retries([&](std::size_t) -> Attempt {
+  s = request.with_retries([&](std::size_t) -> Attempt {
     Exchange ex;
     ex.method = "PUT";
     ex.url = s3_request_url(m_config, bucket, "");
     const CURLcode code = request.perform(ex);
     Attempt a = request.judge(code, ex, bucket);
     const std::string s3_code = xml_first(ex.error_body, "Code").value_or("");
-    if (s3_code == "BucketAlreadyOwnedByYou" || s3_code == "BucketAlreadyExists") return {Status{}, false};
+    if (s3_code == "BucketAlreadyOwnedByYou") return {Status{}, false};
+    if (s3_code == "BucketAlreadyExists") {  // taken by another account meanwhile
+      return {Status::unavailable("the bucket name is taken by another account (BucketAlreadyExists)"), false};
+    }
     return a;
   });
   return named(s, request.what());
