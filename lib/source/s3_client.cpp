@@ -337,6 +337,13 @@ class S3Request {
     std::string said = "HTTP " + std::to_string(ex.status);
     if (!s3_code.empty()) said += " " + s3_code;
     if (!s3_message.empty()) said += ": " + s3_message;
+    // A 404 that is not S3's (no error code, on a request that has a body to carry one): not a
+    // missing object but a wrong endpoint; never read as "nothing stored here".
+    if (ex.status == 404 && s3_code.empty() && ex.method != "HEAD") {
+      return {Status::unavailable(said + " without an S3 error code from " + describe_endpoint(config) +
+                                  ": not an S3 answer (check MOONCAKE_AWS_S3_ENDPOINT / --s3-endpoint)"),
+              false};
+    }
     if (ex.status == 404 || s3_code == "NoSuchKey" || s3_code == "NoSuchBucket") {
       if (s3_code == "NoSuchBucket") {
         return {Status::not_found("no bucket '" + bucket + "' at " + describe_endpoint(config)), false};

@@ -67,6 +67,15 @@ echo "MOONCAKE_AWS_USE_HTTPS=perhaps" >> "$work/master.env"
 "${rebuild[@]}" --store "s3:///copy" --s3-env-file "$work/master.env" >"$work/out" 2>"$work/err"; rc=$?
 [[ $rc == 2 ]] && grep -q "MOONCAKE_AWS_USE_HTTPS='perhaps' is not true or false" "$work/err" || fail "a bad bool in the env file: exit $rc"
 
+# An endpoint that is not an S3 server (etcd's HTTP port answers a plain 404): exit 4 saying so,
+# never "no snapshot root".
+if [[ -n "${ETCD_PORT:-}" ]]; then
+  "${rebuild[@]}" --store "s3://$bucket/copy" --s3-endpoint "http://127.0.0.1:$ETCD_PORT" \
+    --s3-virtual-addressing false >"$work/out" 2>"$work/err"; rc=$?
+  [[ $rc == 4 ]] && grep -q "HTTP 404 without an S3 error code from http://127.0.0.1:$ETCD_PORT: not an S3 answer" "$work/err" &&
+    echo "ok   a non-S3 endpoint" || fail "a non-S3 endpoint: exit $rc $(cat "$work/err")"
+fi
+
 # AWS_* credentials as the fallback.
 AWS_ACCESS_KEY_ID="$key" AWS_SECRET_ACCESS_KEY="$secret" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false \
   "${rebuild[@]}" --store "s3://$bucket/copy" --s3-endpoint "$MOONQUOTA_S3_ENDPOINT" >"$work/out"
