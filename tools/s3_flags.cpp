@@ -35,6 +35,10 @@ void add_s3_flags(CLI::App& app, S3Flags& f) {
                  "true | false: BUCKET.host URLs (MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING, default true)")
       ->group(k_group);
   app.add_option("--s3-https", f.https, "true | false (MOONCAKE_AWS_USE_HTTPS, default true)")->group(k_group);
+  app.add_option("--s3-ca-file", f.ca_file,
+                 "PEM bundle that verifies the endpoint's certificate (AWS_CA_BUNDLE; default: the system's)")
+      ->check(CLI::ExistingFile)
+      ->group(k_group);
   app.add_option("--s3-connect-timeout-ms", f.connect_timeout_ms,
                  "Connect timeout (MOONCAKE_AWS_CONNECT_TIMEOUT_MS, default 10000)")
       ->check(CLI::Range(1u, 600000u))
@@ -70,6 +74,7 @@ util::Status configure_s3_from_flags(const S3Flags& f) {
   }
   if (f.endpoint) config.endpoint = *f.endpoint;
   if (f.region) config.region = *f.region;
+  if (f.ca_file) config.ca_file = *f.ca_file;
   if (f.bucket) config.bucket = *f.bucket;
   MQ_RETURN_IF_ERROR(read_bool_flag(f.virtual_addressing, "--s3-virtual-addressing", config.virtual_addressing));
   MQ_RETURN_IF_ERROR(read_bool_flag(f.https, "--s3-https", config.use_https));

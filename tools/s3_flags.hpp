@@ -20,6 +20,7 @@ struct S3Flags {
   std::optional<std::string> bucket;
   std::optional<std::string> virtual_addressing;  // true | false
   std::optional<std::string> https;               // true | false
+  std::optional<std::string> ca_file;
   std::optional<std::uint32_t> connect_timeout_ms;
   std::optional<std::uint32_t> request_timeout_ms;
   std::optional<std::uint32_t> max_attempts;

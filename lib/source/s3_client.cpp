@@ -207,6 +207,10 @@ std::string transport_error(CURLcode code, const Exchange& ex, const S3Config& c
         return "body truncated at byte " + std::to_string(ex.received) + " of " + length;
       }
       return "connection reset or closed before the answer";
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "the TLS certificate of the endpoint is not trusted (give its CA with --s3-ca-file or AWS_CA_BUNDLE)";
+    case CURLE_SSL_CACERT_BADFILE: return "cannot read the CA file '" + config.ca_file + "'";
+    case CURLE_SSL_CONNECT_ERROR: return "TLS handshake failed (is the endpoint HTTPS? see --s3-https)";
     default: return curl_easy_strerror(code);
   }
 }
@@ -287,6 +291,7 @@ class S3Request {
       curl_easy_setopt(curl, CURLOPT_USERPWD, user.c_str());
     }
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    if (!config.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, config.ca_file.c_str());
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config.connect_timeout_ms));
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &ex);

@@ -97,6 +97,7 @@ util::Result<S3Config> s3_config_from_environment(const EnvLookup& env) {
     config.session_token = first_of(env, {"AWS_SESSION_TOKEN"}).value_or("");
     config.credentials_from = "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN";
   }
+  if (auto v = first_of(env, {"AWS_CA_BUNDLE"})) config.ca_file = trim(*v);
   MQ_RETURN_IF_ERROR(read_bool(env, "MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING", config.virtual_addressing));
   MQ_RETURN_IF_ERROR(read_bool(env, "MOONCAKE_AWS_USE_HTTPS", config.use_https));
   MQ_RETURN_IF_ERROR(read_ms(env, "MOONCAKE_AWS_CONNECT_TIMEOUT_MS", config.connect_timeout_ms));

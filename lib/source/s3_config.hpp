@@ -23,6 +23,7 @@ struct S3Config {
   std::string session_token;      // never printed
   bool virtual_addressing = true;
   bool use_https = true;
+  std::string ca_file;  // PEM bundle that verifies the endpoint's certificate (AWS_CA_BUNDLE); empty: the system's
   std::uint32_t connect_timeout_ms = 10000;
   std::uint32_t request_timeout_ms = 30000;
   // Our retry bound (the master's SDK retries too): attempts per request, and a total time
