@@ -7,16 +7,11 @@
 #   bash tests/s3/addressing_test.sh TOOLS_DIR SOURCE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"
-if [[ -z "${MOONQUOTA_S3_ENDPOINT:-}" || -z "${MOONQUOTA_S3_VHOST_ENDPOINT:-}" ]]; then
-  echo "no S3 server (MOONQUOTA_S3_ENDPOINT unset: run under scripts/with-services.sh)"
-  [[ "${CI:-}" == "true" ]] && exit 1
-  exit 77
-fi
+source "$(dirname "$0")/common.sh"
+s3_require_server
 cd "$source_dir" || exit 1
 work="$(mktemp -d "${TMPDIR:-/tmp}/s3-addressing.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 unset MOONCAKE_AWS_S3_ENDPOINT MOONCAKE_AWS_BUCKET_NAME MOONCAKE_AWS_ACCESS_KEY_ID MOONCAKE_AWS_SECRET_ACCESS_KEY \
   MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
 key="${MOONQUOTA_S3_ACCESS_KEY_ID:-S3RVER}"; secret="${MOONQUOTA_S3_SECRET_ACCESS_KEY:-S3RVER}"
@@ -86,8 +81,7 @@ AWS_ACCESS_KEY_ID=nobody AWS_SECRET_ACCESS_KEY="$secret" MOONCAKE_AWS_USE_VIRTUA
   fail "a wrong AWS_ACCESS_KEY_ID: exit $rc $(cat "$work/err")"
 
 # diff between a local store and an S3 store: the golden expectation of the local pair.
-export MOONCAKE_AWS_S3_ENDPOINT="$MOONQUOTA_S3_ENDPOINT" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false
-export MOONCAKE_AWS_ACCESS_KEY_ID="$key" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret"
+s3_use_test_server
 case_dir=snapshots/inspect-diff-a/expected/diff-stores-json
 read -r -a argv < <(sed "s#--other-store snapshots/inspect-diff-b/store#--other-store s3://$bucket/diff-b#" "$case_dir/args")
 "$tools_dir/${argv[0]}" "${argv[@]:1}" >"$work/out"; rc=$?

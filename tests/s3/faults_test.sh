@@ -10,24 +10,14 @@
 #   bash tests/s3/faults_test.sh TOOLS_DIR SOURCE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"
-if [[ -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  echo "no S3 server (MOONQUOTA_S3_ENDPOINT unset: run under scripts/with-services.sh)"
-  [[ "${CI:-}" == "true" ]] && exit 1
-  exit 77
-fi
+source "$(dirname "$0")/common.sh"
+s3_require_server
 work="$(mktemp -d "${TMPDIR:-/tmp}/s3-faults.XXXXXX")"
-proxy_pid=""
-stop_proxy() {
-  if [[ -n "$proxy_pid" ]]; then kill "$proxy_pid" 2>/dev/null; wait "$proxy_pid" 2>/dev/null; fi
-  proxy_pid=""
-}
 trap 'stop_proxy; rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 secret="sEcReT-never-printed-$$"
-export MOONCAKE_AWS_ACCESS_KEY_ID="${MOONQUOTA_S3_ACCESS_KEY_ID:-S3RVER}" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret"
-export MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false
+s3_use_test_server
+export MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret"  # s3rver does not check it; it must never be printed
 bucket="faults-$$-$RANDOM"
 "$tools_dir/snapshot-forge" --large 200000 --out "$work/store" -q || { echo "forge failed"; exit 1; }
 bash "$source_dir/tests/s3/upload_store.sh" "$work/store" "s3://$bucket" >/dev/null || { echo "upload failed"; exit 1; }
@@ -41,12 +31,8 @@ run() {
   local rules=()
   while [[ $# -gt 0 && "$1" != "--" ]]; do rules+=("$1"); shift; done
   [[ "${1:-}" == "--" ]] && shift
-  rm -f "$work/port" "$work/proxy.log"
-  python3 "$source_dir/tests/support/s3_fault_proxy.py" --upstream "$MOONQUOTA_S3_ENDPOINT" \
-    --port-file "$work/port" --log "$work/proxy.log" "${rules[@]}" 2>"$work/proxy.err" &
-  proxy_pid=$!
-  for _ in $(seq 1 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
-  local endpoint="http://127.0.0.1:$(cat "$work/port")"
+  start_proxy "$work" "${rules[@]}"
+  local endpoint="$proxy_endpoint"
   timeout 120 "$tools_dir/quota-rebuild" --store "s3://$bucket" --restore-time $restore_time -v \
     --s3-endpoint "$endpoint" --s3-window-mib 1 --s3-request-timeout-ms 1000 "$@" >"$work/out" 2>"$work/err"
   local rc=$?
@@ -112,13 +98,9 @@ grep -q "connection refused at http://127.0.0.1:$dead_port (after 2 attempts" "$
 
 # snapshot-inspect verify through faults: the same report as from the local copy.
 "$tools_dir/snapshot-inspect" verify --store "$work/store" --restore-time $restore_time > "$work/verify-local.txt"
-rm -f "$work/port"
-python3 "$source_dir/tests/support/s3_fault_proxy.py" --upstream "$MOONQUOTA_S3_ENDPOINT" --port-file "$work/port" \
-  --rule 'GET:/metadata:reset-mid-body:1' --rule 'GET:/task_manager:503:1' 2>/dev/null &
-proxy_pid=$!
-for _ in $(seq 1 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
+start_proxy "$work" --rule 'GET:/metadata:reset-mid-body:1' --rule 'GET:/task_manager:503:1'
 "$tools_dir/snapshot-inspect" verify --store "s3://$bucket" --restore-time $restore_time \
-  --s3-endpoint "http://127.0.0.1:$(cat "$work/port")" --s3-window-mib 1 > "$work/verify-s3.txt" 2>"$work/err"
+  --s3-endpoint "$proxy_endpoint" --s3-window-mib 1 > "$work/verify-s3.txt" 2>"$work/err"
 rc=$?
 stop_proxy
 [[ $rc == 0 ]] || fail "verify through faults: exit $rc"

@@ -9,14 +9,9 @@
 # Usage: golden_from_s3.sh TOOLS_DIR SOURCE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"
-if [[ -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  echo "no S3 server (MOONQUOTA_S3_ENDPOINT unset: run under scripts/with-services.sh)"
-  [[ "${CI:-}" == "true" ]] && exit 1
-  exit 77
-fi
-export MOONCAKE_AWS_S3_ENDPOINT="$MOONQUOTA_S3_ENDPOINT" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false
-export MOONCAKE_AWS_ACCESS_KEY_ID="${MOONQUOTA_S3_ACCESS_KEY_ID:-S3RVER}"
-export MOONCAKE_AWS_SECRET_ACCESS_KEY="${MOONQUOTA_S3_SECRET_ACCESS_KEY:-S3RVER}"
+source "$(dirname "$0")/common.sh"
+s3_require_server
+s3_use_test_server
 bucket="golden-$$-$RANDOM"
 s3=(curl -sS --fail-with-body --aws-sigv4 "aws:amz:us-east-1:s3"
     --user "$MOONCAKE_AWS_ACCESS_KEY_ID:$MOONCAKE_AWS_SECRET_ACCESS_KEY" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")

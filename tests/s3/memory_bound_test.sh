@@ -9,16 +9,11 @@
 set -uo pipefail
 tools_dir="$1"; sanitized="$2"; source_dir="$3"
 if [[ "$sanitized" == "ON" ]]; then echo "peak RSS is not measured under the sanitizers"; exit 77; fi
-if [[ -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  echo "no S3 server (MOONQUOTA_S3_ENDPOINT unset: run under scripts/with-services.sh)"
-  [[ "${CI:-}" == "true" ]] && exit 1
-  exit 77
-fi
+source "$(dirname "$0")/common.sh"
+s3_require_server
 work="$(mktemp -d "${TMPDIR:-/tmp}/s3-memory.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-export MOONCAKE_AWS_S3_ENDPOINT="$MOONQUOTA_S3_ENDPOINT" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false
-export MOONCAKE_AWS_ACCESS_KEY_ID="${MOONQUOTA_S3_ACCESS_KEY_ID:-S3RVER}"
-export MOONCAKE_AWS_SECRET_ACCESS_KEY="${MOONQUOTA_S3_SECRET_ACCESS_KEY:-S3RVER}"
+s3_use_test_server
 "$tools_dir/snapshot-forge" --large 1000000 --out "$work/store" -q || exit 1
 bucket="memory-$$-$RANDOM"
 bash "$source_dir/tests/s3/upload_store.sh" "$work/store" "s3://$bucket" >/dev/null || exit 1

@@ -9,20 +9,10 @@
 #   bash tests/s3/verify_checksums_test.sh TOOLS_DIR SOURCE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"
-if [[ -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  echo "no S3 server (MOONQUOTA_S3_ENDPOINT unset: run under scripts/with-services.sh)"
-  [[ "${CI:-}" == "true" ]] && exit 1
-  exit 77
-fi
+source "$(dirname "$0")/common.sh"
+s3_require_server
 work="$(mktemp -d "${TMPDIR:-/tmp}/s3-checksums.XXXXXX")"
-proxy_pid=""
-stop_proxy() {
-  if [[ -n "$proxy_pid" ]]; then kill "$proxy_pid" 2>/dev/null; wait "$proxy_pid" 2>/dev/null; fi
-  proxy_pid=""
-}
 trap 'stop_proxy; rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 # has NAME FILE LINE: FILE holds LINE exactly.
 has() { grep -qxF -- "$3" "$work/$2" || { fail "$1: $2 lacks '$3'"; sed 's/^/    /' "$work/$2" | head -20; }; }
 
@@ -63,12 +53,8 @@ inspect() {
   local rules=()
   while [[ $# -gt 0 && "$1" != "--" ]]; do rules+=(--rule "$1"); shift; done
   shift
-  rm -f "$work/port"
-  python3 "$source_dir/tests/support/s3_fault_proxy.py" --upstream "$MOONQUOTA_S3_ENDPOINT" \
-    --port-file "$work/port" "${rules[@]}" 2>"$work/proxy.err" &
-  proxy_pid=$!
-  for _ in $(seq 1 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
-  timeout 120 "$tools_dir/snapshot-inspect" "$@" --s3-endpoint "http://127.0.0.1:$(cat "$work/port")" \
+  start_proxy "$work" "${rules[@]}"
+  timeout 120 "$tools_dir/snapshot-inspect" "$@" --s3-endpoint "$proxy_endpoint" \
     >"$work/out" 2>"$work/err"
   rc=$?
   stop_proxy
