@@ -222,18 +222,22 @@ util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::os
   MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
   MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
   const auto& sel = p.context.selected;
-  // created_at comes from descriptor.txt, read before the points can be resolved.
-  restore::ScanOptions header_options = p.scan;
-  header_options.decode_shards = false;
-  header_options.decode_tasks = false;
-  MQ_ASSIGN_OR_RETURN(
-      restore::ScannedSnapshot header,
-      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+  // created_at comes from descriptor.txt, read before the points can be resolved; the header
+  // read (segments included) is released before the shards are read.
   std::optional<std::int64_t> created_at;
-  if (header.descriptor) created_at = header.descriptor->created_at_ms;
-  MQ_ASSIGN_OR_RETURN(
-      std::vector<inspect::SurvivalPoint> points,
-      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, header.descriptor_error));
+  std::string descriptor_error;
+  {
+    restore::ScanOptions header_options = p.scan;
+    header_options.decode_shards = false;
+    header_options.decode_tasks = false;
+    MQ_ASSIGN_OR_RETURN(
+        restore::ScannedSnapshot header,
+        naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+    if (header.descriptor) created_at = header.descriptor->created_at_ms;
+    descriptor_error = header.descriptor_error;
+  }
+  MQ_ASSIGN_OR_RETURN(std::vector<inspect::SurvivalPoint> points,
+                      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, descriptor_error));
   restore::SurvivalOptions options;
   options.lease_model = *lease_model;
   for (const auto& point : points) options.points_ms.push_back(point.at_ms);

@@ -8,7 +8,9 @@
 // drops it (restore_filter): an object with a non-COMPLETE replica at every point, a lease-
 // expired one from the first point with at_ms >= lease_timeout_ms (lease model `upstream`) or
 // never (lease model `keep`: leases ignored). Prefix sums over those buckets give each point's
-// kept and dropped amounts, so memory is O(tenants x points) per shard slot, never per object.
+// kept and dropped amounts, so memory is O(tenants x points) per worker, never per object. A
+// snapshot with duplicate shard blobs (the master keeps the last blob of an index) is read a second
+// time with one slot per shard index, the later blob replacing the earlier.
 // The charge is size x COMPLETE MEMORY replicas, each product clamped at 2^64-1 like the
 // restore model (util::clamped_mul), summed in 128 bits.
 #pragma once
@@ -68,24 +70,29 @@ struct SurvivalOptions {
 [[nodiscard]] std::size_t first_drop_point(const ShardTallyBuilder::Entry& object, const SurvivalOptions& options);
 
 // Per-worker analyzer: collects one shard's entries in a ShardTallyBuilder and reduces them to
-// per-tenant buckets at end_shard; one slot per shard index, the later blob replacing an earlier.
+// per-tenant buckets at end_shard: into its totals, or (`per_shard`) into one slot per shard
+// index, the later blob replacing an earlier one.
 class SurvivalAnalyzer final : public ShardAnalyzer {
  public:
-  explicit SurvivalAnalyzer(const SurvivalOptions& options) : m_options(options) {}
+  using Tenants = std::map<std::string, TenantSurvival, std::less<>>;
+  SurvivalAnalyzer(const SurvivalOptions& options, bool per_shard) : m_options(options), m_per_shard(per_shard) {}
   void begin_shard(const ShardContext& shard) override;
   void on_entry(const format::ShardEntry& entry) override { m_builder.on_entry(entry); }
   bool end_shard(const ShardContext& shard) override;
 
   struct Slot {
     std::uint64_t sequence = 0;
-    std::map<std::string, TenantSurvival, std::less<>> tenants;
+    Tenants tenants;
   };
-  [[nodiscard]] std::map<std::uint32_t, Slot>& slots() { return m_slots; }
+  [[nodiscard]] std::map<std::uint32_t, Slot>& slots() { return m_slots; }  // per_shard
+  [[nodiscard]] Tenants& totals() { return m_totals; }                      // otherwise
 
  private:
   const SurvivalOptions& m_options;
+  bool m_per_shard = false;
   ShardTallyBuilder m_builder;
   std::map<std::uint32_t, Slot> m_slots;
+  Tenants m_totals;
   model::Findings m_ignored;  // the reader's own ShardTallyBuilder reports the same findings
 };
 
@@ -95,7 +102,8 @@ struct SurvivalScan {
 };
 
 // Reads the snapshot with `threads` SurvivalAnalyzers (restore::scan_snapshot, master rules) and
-// merges their shard slots. Errors: those of scan_snapshot.
+// merges them (a second read with shard slots when the snapshot has duplicate shard blobs).
+// Errors: those of scan_snapshot.
 [[nodiscard]] util::Result<SurvivalScan> scan_survival(const std::string& snapshot_dir, const std::string& snapshot_id,
                                                        const ScanOptions& scan_options, const SurvivalOptions& options,
                                                        unsigned threads);

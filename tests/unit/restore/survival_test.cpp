@@ -58,7 +58,7 @@ void expect_amount(const SurvivalAmount& a, std::uint64_t objects, std::uint64_t
 
 TEST(Survival, UpstreamCountsEachObjectIntoItsFirstDropPoint) {
   SurvivalOptions options{{1000, 2000, 5000}, LeaseModel::upstream};
-  SurvivalAnalyzer analyzer(options);
+  SurvivalAnalyzer analyzer(options, true);
   feed(analyzer, objects(), 7, 0);
   const auto& a = only(analyzer, 7, "a");
   ASSERT_EQ(a.first_dropped_at.size(), 4u);
@@ -79,7 +79,7 @@ TEST(Survival, UpstreamCountsEachObjectIntoItsFirstDropPoint) {
 
 TEST(Survival, KeepModelDropsOnlyNonComplete) {
   SurvivalOptions options{{1000, 2000, 5000}, LeaseModel::keep};
-  SurvivalAnalyzer analyzer(options);
+  SurvivalAnalyzer analyzer(options, true);
   feed(analyzer, objects(), 7, 0);
   for (std::size_t p = 0; p < 3; ++p) {
     expect_amount(only(analyzer, 7, "a").kept_at(p), 2, 110, 210);
@@ -113,7 +113,7 @@ TEST(Survival, FirstDropPointIsTheFirstPointAtOrAfterTheLease) {
 // (2 MEMORY, size 30: charge 60), the last one's lease (1500) decides: kept at 1000, dropped at 2000.
 TEST(Survival, DuplicateKeysAreResolvedLikeTheTally) {
   SurvivalOptions options{{1000, 2000}, LeaseModel::upstream};
-  SurvivalAnalyzer analyzer(options);
+  SurvivalAnalyzer analyzer(options, true);
   feed(analyzer,
        {make_object("a", "k", 30, {memory_replica(1, "3-4", 30), memory_replica(2, "3-4", 30)}, 9000),
         make_object("a", "k", 99, {memory_replica(3, "3-4", 99)}, 1500)},
@@ -126,11 +126,34 @@ TEST(Survival, DuplicateKeysAreResolvedLikeTheTally) {
 // Two blobs of shard 5: the later one (sequence 9) wins whichever arrives first.
 TEST(Survival, TheLaterBlobOfAShardWins) {
   SurvivalOptions options{{1000}, LeaseModel::upstream};
-  SurvivalAnalyzer analyzer(options);
+  SurvivalAnalyzer analyzer(options, true);
   feed(analyzer, {make_object("late", "k", 5, {memory_replica(1, "3-4", 5)})}, 5, 9);
   feed(analyzer, {make_object("early", "k", 6, {memory_replica(2, "3-4", 6)})}, 5, 3);
   ASSERT_EQ(analyzer.slots().at(5).tenants.size(), 1u);
   expect_amount(only(analyzer, 5, "late").kept_at(0), 1, 5, 5);
+}
+
+// Through the reader: two blobs of shard 9 (the master keeps the second: "second", 70 B) and
+// shard 2; the scan is read again with shard slots, and the first blob is not counted.
+TEST(Survival, ScanWithADuplicateShardBlobCountsTheLastOne) {
+  test::TempDir tmp;
+  const std::string id = "20260822_051200_123";
+  const auto shards = test::metadata_file_bytes(
+      {{9, test::shard_raw_in_order({make_object("t", "first", 10, {memory_replica(1, "3-4", 10)})})},
+       {2, test::shard_raw_in_order({make_object("t", "other", 5, {memory_replica(3, "3-4", 5)}, 1500)})},
+       {9, test::shard_raw_in_order({make_object("t", "second", 70, {memory_replica(2, "3-4", 70)})})}});
+  test::write_snapshot(tmp.path(), id,
+                       test::snapshot_files(id, shards, test::make_segments_payload({{"3-4", "seg-a"}})));
+  for (unsigned threads : {1U, 2U}) {
+    auto scan =
+        scan_survival((tmp.path() / id).string(), id, ScanOptions{}, {{1000, 2000}, LeaseModel::upstream}, threads);
+    ASSERT_TRUE(scan.ok()) << scan.status().message();
+    EXPECT_EQ(scan->snapshot.duplicate_shard_blobs, 1u);
+    const auto& t = scan->tenants.at("t");
+    expect_amount(t.kept_at(0), 2, 75, 75);  // second + other (lease 1500 > 1000)
+    expect_amount(t.kept_at(1), 1, 70, 70);  // other dropped at 2000
+    expect_amount(t.dropped_at(1), 1, 5, 5);
+  }
 }
 
 TEST(Survival, LeaseModelNames) {
