@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   app.fallthrough(true);
   Flags f;
   const SourceOptions source = add_source_flags(app, f);
-  mq::tools::add_common_flags(app, f.common, {"text", "json", "ndjson"});
+  mq::tools::add_common_flags(app, f.common, {"text", "json", "ndjson", "html"});
   app.add_subcommand("summary", "Snapshot id, files, objects and replicas by type x status, tenants, segments, tasks");
   auto* tenants = app.add_subcommand("tenants", "Per tenant objects, bytes by replica type, charge, biggest objects");
   tenants->add_option("--biggest", f.request.biggest, "Biggest objects shown per tenant");
@@ -137,6 +137,16 @@ int main(int argc, char** argv) {
   diff->add_option("--other-store", f.request.other_store, "Store of snapshot B");
   diff->add_option("--limit", f.request.limit, "Changes kept in --format json / shown in text")->default_str("all");
   app.add_subcommand("dump", "The whole snapshot as lossless JSON or NDJSON");
+  auto* survival = app.add_subcommand(
+      "survival", "What a restore at each point keeps and drops, per tenant; when each tenant's charge is gone");
+  survival
+      ->add_option("--at", f.request.at,
+                   "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS, now "
+                   "(--restore-time)")
+      ->default_str(f.request.at);
+  survival->add_option("--path", f.request.path, "restore (promote: not modelled yet)")->default_str("restore");
+  survival->add_option("--lease-model", f.request.lease_model, "upstream | keep (leases ignored at restore)")
+      ->default_str("upstream");
   mq::tools::show_shared_flags_in_subcommand_help(app);
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(f.common);
@@ -149,6 +159,9 @@ int main(int argc, char** argv) {
   if (!when.ok()) return mq::tools::fail(k_tool, when.status());
   auto& request = f.request;
   request.command = *mq::report::parse_inspect_command(app.get_subcommands().front()->get_name());
+  if (f.common.format == "html" && request.command != mq::report::InspectCommand::survival) {
+    return mq::tools::fail(k_tool, Status::invalid_argument("--format html is offered by survival only"));
+  }
   request.restore_time_ms = *when;
   request.threads = f.common.threads == 0 ? mq::util::default_thread_count() : f.common.threads;
   request.format = mq::tools::output_format(f.common);

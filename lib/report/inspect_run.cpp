@@ -6,12 +6,15 @@
 #include "inspect/snapshot_diff.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "inspect/snapshot_stats.hpp"
+#include "inspect/survival_points.hpp"
 #include "inspect/verify.hpp"
 #include "model/enums.hpp"
 #include "report/inspect_diff_report.hpp"
 #include "report/inspect_objects_report.hpp"
 #include "report/inspect_summary_report.hpp"
 #include "report/inspect_verify_report.hpp"
+#include "report/survival_report.hpp"
+#include "restore/survival.hpp"
 
 namespace moonquota::report {
 
@@ -205,6 +208,50 @@ util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostrea
   return outcome;
 }
 
+util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::ostream& out) {
+  // Flags first (exit 2 before the store is read).
+  auto lease_model = restore::parse_lease_model(request.lease_model);
+  if (!lease_model) {
+    return Status::invalid_argument("--lease-model '" + request.lease_model + "' is not upstream or keep");
+  }
+  if (request.path == "promote") {
+    return Status::unsupported(
+        "--path promote (the standby bootstrap's filters) is not modelled by survival yet; use --path restore");
+  }
+  if (request.path != "restore") return Status::invalid_argument("--path '" + request.path + "' is not restore");
+  MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  const auto& sel = p.context.selected;
+  // created_at comes from descriptor.txt, read before the points can be resolved; the header
+  // read (segments included) is released before the shards are read.
+  std::optional<std::int64_t> created_at;
+  std::string descriptor_error;
+  {
+    restore::ScanOptions header_options = p.scan;
+    header_options.decode_shards = false;
+    header_options.decode_tasks = false;
+    MQ_ASSIGN_OR_RETURN(
+        restore::ScannedSnapshot header,
+        naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+    if (header.descriptor) created_at = header.descriptor->created_at_ms;
+    descriptor_error = header.descriptor_error;
+  }
+  MQ_ASSIGN_OR_RETURN(std::vector<inspect::SurvivalPoint> points,
+                      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, descriptor_error));
+  restore::SurvivalOptions options;
+  options.lease_model = *lease_model;
+  for (const auto& point : points) options.points_ms.push_back(point.at_ms);
+  MQ_ASSIGN_OR_RETURN(
+      restore::SurvivalScan scan,
+      naming_snapshot(restore::scan_survival(sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads),
+                      sel));
+  decide_verdict(p, scan.snapshot);
+  const SurvivalReport report =
+      build_survival_report(p.context, scan, points, *lease_model, *created_at, request.restore_time_ms);
+  render_survival(report, scan.snapshot, request.format, out);
+  return InspectOutcome{};
+}
+
 }  // namespace
 
 std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
@@ -213,7 +260,7 @@ std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
       {"objects", InspectCommand::objects},   {"top", InspectCommand::top},
       {"segments", InspectCommand::segments}, {"tasks", InspectCommand::tasks},
       {"verify", InspectCommand::verify},     {"diff", InspectCommand::diff},
-      {"dump", InspectCommand::dump}};
+      {"dump", InspectCommand::dump},         {"survival", InspectCommand::survival}};
   for (const auto& [n, c] : k_commands) {
     if (n == name) return c;
   }
@@ -241,6 +288,7 @@ util::Result<InspectOutcome> run_inspect(const InspectRequest& request, std::ost
   switch (request.command) {
     case InspectCommand::verify: return run_verify(request, out);
     case InspectCommand::diff: return run_diff(request, out);
+    case InspectCommand::survival: return run_survival(request, out);
     case InspectCommand::objects:
     case InspectCommand::dump: return run_listing_command(request, out);
     default: return run_stats_command(request, out);

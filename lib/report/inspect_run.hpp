@@ -18,7 +18,7 @@
 
 namespace moonquota::report {
 
-enum class InspectCommand { summary, tenants, objects, top, segments, tasks, verify, diff, dump };
+enum class InspectCommand { summary, tenants, objects, top, segments, tasks, verify, diff, dump, survival };
 
 // The command name as typed ("summary", ...), or nothing.
 [[nodiscard]] std::optional<InspectCommand> parse_inspect_command(const std::string& name);
@@ -54,6 +54,10 @@ struct InspectRequest {
   // diff
   std::string other_store;
   std::vector<std::string> ids;
+  // survival (restore_time_ms is its `now`)
+  std::string at = "0,1s,2s,5s,10s,30s,1m,5m,1h";  // inspect::k_default_survival_points
+  std::string lease_model = "upstream";            // upstream | keep
+  std::string path = "restore";                    // restore (promote: not modelled yet)
 };
 
 struct InspectOutcome {

@@ -43,7 +43,7 @@ std::string legend_name(const std::string& name) {
 
 }  // namespace
 
-void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out) {
+void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out, const ChartText& text) {
   std::uint64_t t_min = UINT64_MAX, t_max = 0;
   std::int64_t d_min = 0, d_max = 0;
   for (const auto& s : series) {
@@ -66,10 +66,10 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out)
     const double lo = static_cast<double>(d_min), hi = static_cast<double>(d_max);
     return k_top + plot_h * (1.0 - (static_cast<double>(d) - lo) / (hi - lo));
   };
-  out << "<svg id=\"drift-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << k_width << "\" height=\""
-      << k_height << "\" viewBox=\"0 0 " << k_width << " " << k_height
-      << "\" role=\"img\" aria-label=\"delta bytes per run\">\n";
-  out << "<title>Drift history: live minus expected charged bytes per run</title>\n";
+  out << "<svg id=\"" << html_escape(text.id) << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << k_width
+      << "\" height=\"" << k_height << "\" viewBox=\"0 0 " << k_width << " " << k_height
+      << "\" role=\"img\" aria-label=\"" << html_escape(text.aria_label) << "\">\n";
+  out << "<title>" << html_escape(text.title) << "</title>\n";
   out << "<rect x=\"" << k_left << "\" y=\"" << k_top << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
   out << "<line x1=\"" << k_left << "\" x2=\"" << k_left + plot_w << "\" y1=\"" << num(y_of(0)) << "\" y2=\""

@@ -20,6 +20,14 @@ struct ChartSeries {
   std::vector<ChartPoint> points;  // oldest first
 };
 
-void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out);
+// The element id and the texts of a chart (the defaults are the drift chart's); a page with
+// several charts gives each its own id.
+struct ChartText {
+  std::string id = "drift-chart";
+  std::string title = "Drift history: live minus expected charged bytes per run";
+  std::string aria_label = "delta bytes per run";
+};
+
+void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out, const ChartText& text = {});
 
 }  // namespace moonquota::report

@@ -45,10 +45,16 @@ void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evi
 
 }  // namespace
 
-void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
-                               ShardTally& out, model::Findings& findings) {
+RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms) {
+  if (!object.all_complete) return RestoreDrop::non_complete;
+  if (restore_time_ms >= object.lease_timeout_ms) return RestoreDrop::lease_expired;
+  return RestoreDrop::kept;
+}
+
+void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& findings,
+                                const std::function<void(const Resolved&)>& on_object) const {
   const std::string where = "shard " + std::to_string(shard_index);
-  auto finding = [&](model::Severity severity, std::string message, std::string rule = {}) {
+  auto finding = [&](model::Severity severity, std::string message, std::string rule) {
     findings.push_back({.severity = severity,
                         .location = where,
                         .message = std::move(message),
@@ -65,24 +71,24 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return less(m_entries[a], m_entries[b]); });
   }
-  auto last = out.tenants.end();
-  bool have_last = false;
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;
     const Entry& head = m_entries[order[i]];
     while (j < order.size() && !less(head, m_entries[order[j]]) && !less(m_entries[order[j]], head)) ++j;
     // Group [i, j) holds one (tenant, key): the first decoded entry keeps its replicas, later
     // decoded ones overwrite the lease; undecodable entries change nothing.
-    std::optional<Entry> object;
-    std::uint64_t undecodable = 0;
+    Resolved resolved;
+    resolved.tenant = head.tenant;
+    resolved.key = head.key;
+    resolved.entries = j - i;
     for (std::size_t k = i; k < j; ++k) {
       const Entry& e = m_entries[order[k]];
       if (!e.decoded) {
-        ++undecodable;
-      } else if (!object) {
-        object = e;
+        ++resolved.undecodable;
+      } else if (!resolved.object) {
+        resolved.object = e;
       } else {
-        object->lease_timeout_ms = e.lease_timeout_ms;
+        resolved.object->lease_timeout_ms = e.lease_timeout_ms;
       }
     }
     if (j - i > 1) {
@@ -92,45 +98,54 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
                   " entries; the first decoded one keeps its replicas)",
               k_rule_duplicate_key);
     }
+    on_object(resolved);
+    i = j;
+  }
+}
+
+void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
+                               ShardTally& out, model::Findings& findings) {
+  auto last = out.tenants.end();
+  bool have_last = false;
+  resolve(shard_index, findings, [&](const Resolved& resolved) {
     // Entries arrive grouped by tenant: remember the last tenant's slot.
-    if (!have_last || last->first != head.tenant) last = out.tenants.find(head.tenant);
+    if (!have_last || last->first != resolved.tenant) last = out.tenants.find(resolved.tenant);
     auto it = last;
     if (it == out.tenants.end()) {
-      it = out.tenants.emplace(std::string(head.tenant), TenantTally{}).first;
-      if (!model::is_valid_tenant_id(head.tenant)) {
-        finding(model::Severity::warning,
-                "tenant '" + util::printable(std::string(head.tenant)) +
-                    "' is not a valid tenant id: restored and charged, but no request can reach it");
+      it = out.tenants.emplace(std::string(resolved.tenant), TenantTally{}).first;
+      if (!model::is_valid_tenant_id(resolved.tenant)) {
+        findings.push_back({.severity = model::Severity::warning,
+                            .location = "shard " + std::to_string(shard_index),
+                            .message = "tenant '" + util::printable(std::string(resolved.tenant)) +
+                                       "' is not a valid tenant id: restored and charged, but no request can reach it",
+                            .shard = shard_index});
       }
     }
     last = it;
     have_last = true;
     TenantTally& tally = it->second;
-    tally.dropped.undecodable += undecodable;
-    out.dropped.undecodable += undecodable;
-    if (object) {
-      record_evidence(*object, tally.evidence);
-      const util::u128 committed = util::clamped_mul(object->size, object->complete_memory);
-      if (charge_model == ChargeModel::live) {
-        ++tally.objects;
-        ++out.objects;
-        tally.charged_bytes += committed;
-      } else if (!object->all_complete) {
-        ++tally.dropped.non_complete;
-        ++out.dropped.non_complete;
-        tally.evidence.dropped_non_complete_bytes += committed;
-      } else if (restore_time_ms >= object->lease_timeout_ms) {
-        ++tally.dropped.lease_expired;
-        ++out.dropped.lease_expired;
-        tally.evidence.dropped_lease_expired_bytes += committed;
-      } else {
-        ++tally.objects;
-        ++out.objects;
-        tally.charged_bytes += util::clamped_mul(object->size, object->complete_memory);
-      }
+    tally.dropped.undecodable += resolved.undecodable;
+    out.dropped.undecodable += resolved.undecodable;
+    if (!resolved.object) return;
+    const Entry& object = *resolved.object;
+    record_evidence(object, tally.evidence);
+    const util::u128 committed = util::clamped_mul(object.size, object.complete_memory);
+    const RestoreDrop drop =
+        charge_model == ChargeModel::live ? RestoreDrop::kept : restore_filter(object, restore_time_ms);
+    if (drop == RestoreDrop::non_complete) {
+      ++tally.dropped.non_complete;
+      ++out.dropped.non_complete;
+      tally.evidence.dropped_non_complete_bytes += committed;
+    } else if (drop == RestoreDrop::lease_expired) {
+      ++tally.dropped.lease_expired;
+      ++out.dropped.lease_expired;
+      tally.evidence.dropped_lease_expired_bytes += committed;
+    } else {
+      ++tally.objects;
+      ++out.objects;
+      tally.charged_bytes += committed;
     }
-    i = j;
-  }
+  });
   for (auto& [tenant, tally] : out.tenants) tally.shards = tally.objects > 0 ? 1 : 0;  // this one shard
   m_entries.clear();
 }

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +42,7 @@ class ShardTallyBuilder final : public format::ShardVisitor {
   void finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms, ShardTally& out,
               model::Findings& findings);
 
-  // One entry as the tally keeps it (public for the evidence helper in shard_tally.cpp).
+  // One entry as the tally keeps it (public for the evidence helper and for resolve()).
   struct Entry {
     std::string_view tenant;
     std::string_view key;
@@ -54,8 +56,32 @@ class ShardTallyBuilder final : public format::ShardVisitor {
     std::uint64_t put_start_time_ms = 0;
   };
 
+  // One (tenant, key) of the shard after duplicate resolution: `object` is the first decoded
+  // entry with the last decoded entry's lease (empty when no entry decoded); `undecodable` counts
+  // the entries the decoder skipped; `entries` all entries of the key.
+  struct Resolved {
+    std::string_view tenant;
+    std::string_view key;
+    std::optional<Entry> object;
+    std::uint64_t undecodable = 0;
+    std::size_t entries = 0;
+  };
+
+  // The duplicate-key resolution of finish(), shared with other reductions of the same entries
+  // (restore/survival): calls `on_object` once per (tenant, key), in (tenant, key) order, and
+  // adds finish()'s sorting and duplicate findings. The entries stay collected (finish() and
+  // reset() clear them).
+  void resolve(std::uint32_t shard_index, model::Findings& findings,
+               const std::function<void(const Resolved&)>& on_object) const;
+
  private:
   std::vector<Entry> m_entries;
 };
+
+// Why the restore model's post-restore filter (snapshot-format.md §10) erases a resolved object
+// at `restore_time_ms`, if it does: a non-COMPLETE replica first, then lease_timeout <= restore time
+// (the master erases when now >= lease_timeout).
+enum class RestoreDrop { kept, non_complete, lease_expired };
+[[nodiscard]] RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms);
 
 }  // namespace moonquota::restore

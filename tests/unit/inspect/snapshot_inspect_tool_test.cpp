@@ -64,7 +64,8 @@ TEST(MasterVerdictAgreement, EverySubcommandAgreesWithQuotaRebuildOrSaysItDidNot
     // snapshot-inspect reads `latest`: the master's first candidate.
     const bool rejected = !candidates[0].at("restored").get<bool>();
     rejecting += rejected ? 1 : 0;
-    for (const std::string command : {"summary", "tenants", "objects", "top", "segments", "tasks", "verify", "dump"}) {
+    for (const std::string command :
+         {"summary", "tenants", "objects", "top", "segments", "tasks", "verify", "dump", "survival"}) {
       for (const std::string format : {"text", "json"}) {
         std::vector<std::string> args = {command};
         args.insert(args.end(), where.begin(), where.end());
@@ -106,7 +107,8 @@ TEST(SnapshotInspectDocuments, EveryDocumentCarriesTheHeaderBlockAndHexOfANonUtf
   const fs::path odd = dir.path() / "st\xff\xfeore";  // not UTF-8
   fs::create_directory_symlink(testing::source_path("snapshots/inspect-findings/store"), odd);
   const std::string hex_of_odd_part = "7374fffe6f7265";
-  for (const std::string command : {"summary", "tenants", "top", "segments", "tasks", "objects", "verify", "dump"}) {
+  for (const std::string command :
+       {"summary", "tenants", "top", "segments", "tasks", "objects", "verify", "dump", "survival"}) {
     const auto run = testing::run_tool(
         "snapshot-inspect", {command, "--store", odd.string(), "--restore-time", "1787375520123", "--format", "json"});
     ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << command << ": " << run.err;

@@ -1,0 +1,131 @@
+#include "inspect/survival_points.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <limits>
+
+#include "util/checked_math.hpp"
+
+namespace moonquota::inspect {
+
+namespace {
+
+using util::Status;
+
+constexpr std::uint64_t k_max_instant_ms = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+Status bad_point(const std::string& text, const std::string& why) {
+  return Status::invalid_argument("--at '" + text + "' " + why);
+}
+
+util::Result<std::uint64_t> digits(const std::string& whole, std::string_view text) {
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 10);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
+    return bad_point(whole, ec == std::errc::result_out_of_range
+                                ? "is too large"
+                                : "is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  }
+  return v;
+}
+
+util::Result<PointSpec> parse_one(const std::string& text) {
+  PointSpec spec;
+  spec.text = text;
+  if (text == "now") {
+    spec.kind = PointSpec::Kind::now;
+    return spec;
+  }
+  if (!text.empty() && text[0] == '@') {
+    spec.kind = PointSpec::Kind::absolute;
+    MQ_ASSIGN_OR_RETURN(spec.value_ms, digits(text, std::string_view(text).substr(1)));
+    if (spec.value_ms > k_max_instant_ms) return bad_point(text, "is too large");
+    return spec;
+  }
+  static const std::pair<const char*, std::uint64_t> k_units[] = {
+      {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}};
+  std::string_view number = text;
+  std::uint64_t unit = 0;
+  for (const auto& [suffix, ms] : k_units) {
+    const std::string_view s(suffix);
+    if (number.size() > s.size() && number.substr(number.size() - s.size()) == s &&
+        std::isdigit(static_cast<unsigned char>(number[number.size() - s.size() - 1])) != 0) {
+      number.remove_suffix(s.size());
+      unit = ms;
+      break;
+    }
+  }
+  MQ_ASSIGN_OR_RETURN(std::uint64_t value, digits(text, number));
+  if (unit == 0) {
+    if (value != 0) return bad_point(text, "needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
+    unit = 1;
+  }
+  const auto ms = util::checked_mul(value, unit);
+  if (!ms || *ms > k_max_instant_ms) return bad_point(text, "is too large");
+  spec.value_ms = *ms;
+  return spec;
+}
+
+}  // namespace
+
+util::Result<std::vector<PointSpec>> parse_survival_points(const std::string& list) {
+  std::vector<PointSpec> specs;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) return Status::invalid_argument("--at '" + list + "' has an empty item");
+    MQ_ASSIGN_OR_RETURN(PointSpec spec, parse_one(item));
+    specs.push_back(std::move(spec));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return specs;
+}
+
+util::Result<std::vector<SurvivalPoint>> resolve_survival_points(const std::vector<PointSpec>& specs,
+                                                                 std::optional<std::int64_t> created_at_ms,
+                                                                 std::uint64_t now_ms, const std::string& why) {
+  if (!created_at_ms) {
+    return Status::invalid_argument("delays after created_at need the snapshot's descriptor.txt, which is unusable (" +
+                                    why + "): give absolute points only (--at @EPOCH_MS,...,now)");
+  }
+  if (*created_at_ms < 0) {
+    return Status::invalid_argument("descriptor.txt has a negative created_at_ms (" + std::to_string(*created_at_ms) +
+                                    "): give absolute points only (--at @EPOCH_MS,...,now)");
+  }
+  const auto created = static_cast<std::uint64_t>(*created_at_ms);
+  if (now_ms > k_max_instant_ms) return Status::invalid_argument("--restore-time does not fit in 63 bits");
+  std::vector<SurvivalPoint> points;
+  bool have_zero = false;
+  bool have_now = false;
+  for (const auto& spec : specs) {
+    SurvivalPoint p;
+    p.label = spec.text;
+    switch (spec.kind) {
+      case PointSpec::Kind::now:
+        p.at_ms = now_ms;
+        p.is_now = true;
+        have_now = true;
+        break;
+      case PointSpec::Kind::absolute: p.at_ms = spec.value_ms; break;
+      case PointSpec::Kind::delay: {
+        const auto at = util::checked_add(created, spec.value_ms);
+        if (!at || *at > k_max_instant_ms) return bad_point(spec.text, "is too large after created_at");
+        p.at_ms = *at;
+        break;
+      }
+    }
+    p.delay_ms = static_cast<std::int64_t>(p.at_ms) - *created_at_ms;
+    have_zero = have_zero || p.delay_ms == 0;
+    points.push_back(std::move(p));
+  }
+  if (!have_zero) points.push_back({created, 0, "0", false, true});
+  if (!have_now) { points.push_back({now_ms, static_cast<std::int64_t>(now_ms) - *created_at_ms, "now", true, true}); }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const SurvivalPoint& a, const SurvivalPoint& b) { return a.at_ms < b.at_ms; });
+  return points;
+}
+
+}  // namespace moonquota::inspect

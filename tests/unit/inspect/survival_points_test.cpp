@@ -1,0 +1,66 @@
+// --at parsing and point resolution of `snapshot-inspect survival`.
+#include "inspect/survival_points.hpp"
+
+#include <gtest/gtest.h>
+
+namespace moonquota::inspect {
+namespace {
+
+std::string error_of(const std::string& list) {
+  auto r = parse_survival_points(list);
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.status().code(), util::StatusCode::invalid_argument);
+  return r.status().message();
+}
+
+TEST(SurvivalPoints, ParsesDelaysAbsoluteAndNow) {
+  auto r = parse_survival_points("0,1500ms,10s,5m,1h,2d,@1787375520123,now");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->size(), 8u);
+  const std::uint64_t expected[] = {0, 1500, 10'000, 300'000, 3'600'000, 172'800'000, 1787375520123, 0};
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ((*r)[i].value_ms, expected[i]) << i;
+  EXPECT_EQ((*r)[6].kind, PointSpec::Kind::absolute);
+  EXPECT_EQ((*r)[7].kind, PointSpec::Kind::now);
+}
+
+TEST(SurvivalPoints, BadValuesAreNamed) {
+  EXPECT_EQ(error_of("1s,5x"), "--at '5x' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("1500"), "--at '1500' needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
+  EXPECT_EQ(error_of("-1s"), "--at '-1s' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("@"), "--at '@' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("1s,,2s"), "--at '1s,,2s' has an empty item");
+  EXPECT_EQ(error_of("99999999999999999999d"), "--at '99999999999999999999d' is too large");
+  EXPECT_EQ(error_of("200000000000000d"), "--at '200000000000000d' is too large");
+  EXPECT_EQ(error_of("s"), "--at 's' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+}
+
+// created_at 1,000,000; now 1,004,000. Asked: 10s, @999000, 2s. Added: 0 and now.
+TEST(SurvivalPoints, ResolvesSortsAndAddsTheReferenceAndNow) {
+  auto specs = parse_survival_points("10s,@999000,2s");
+  ASSERT_TRUE(specs.ok());
+  auto points = resolve_survival_points(*specs, 1'000'000, 1'004'000, "");
+  ASSERT_TRUE(points.ok()) << points.status().message();
+  ASSERT_EQ(points->size(), 5u);
+  const std::uint64_t at[] = {999'000, 1'000'000, 1'002'000, 1'004'000, 1'010'000};
+  const std::int64_t delay[] = {-1000, 0, 2000, 4000, 10'000};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ((*points)[i].at_ms, at[i]) << i;
+    EXPECT_EQ((*points)[i].delay_ms, delay[i]) << i;
+  }
+  EXPECT_TRUE((*points)[1].added);
+  EXPECT_EQ((*points)[1].label, "0");
+  EXPECT_TRUE((*points)[3].is_now);
+  EXPECT_TRUE((*points)[3].added);
+}
+
+TEST(SurvivalPoints, DelaysNeedADescriptor) {
+  auto specs = parse_survival_points("now");
+  ASSERT_TRUE(specs.ok());
+  auto points = resolve_survival_points(*specs, std::nullopt, 5, "descriptor.txt is missing");
+  ASSERT_FALSE(points.ok());
+  EXPECT_NE(points.status().message().find("descriptor.txt is missing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace moonquota::inspect
