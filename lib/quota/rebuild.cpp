@@ -62,6 +62,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   result.restore_time_ms = request.restore.restore_time_ms;
   result.fixed_master = request.restore.fixed_master;
   result.charge_model = request.restore.charge_model;
+  result.lease_model = request.restore.lease_model;
   result.capacity = request.capacity;
   std::map<std::string, std::uint64_t> policy;
   MQ_RETURN_IF_ERROR(load_policy(request, result, policy));

@@ -43,6 +43,7 @@ struct RebuildResult {
   std::uint64_t restore_time_ms = 0;
   bool fixed_master = false;
   restore::ChargeModel charge_model = restore::ChargeModel::restore;  // request.restore.charge_model
+  restore::LeaseModel lease_model = restore::LeaseModel::upstream;    // request.restore.lease_model
   restore::RestoreOutcome outcome;
   AccountTable table;
   CapacitySpec capacity;

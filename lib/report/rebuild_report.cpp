@@ -105,6 +105,7 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   }
   j["candidates"] = std::move(candidates);
   j["model"] = r.fixed_master ? "fixed-master" : "upstream-3b5a5941";
+  j["lease_model"] = restore::lease_model_name(r.lease_model);
   j["policy"] = {{"source", r.policy_source.empty() ? ordered_json(nullptr) : ordered_json(r.policy_source)},
                  {"warnings", r.policy_warnings}};
   model::Findings all = r.outcome.catalog_findings;
@@ -153,6 +154,11 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
         << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
         << r.restore_time_ms << " ms\n";
   }
+  out << "leases:    lease model " << restore::lease_model_name(r.lease_model)
+      << (r.lease_model == restore::LeaseModel::keep
+              ? " (leases ignored at restore: no object is erased for an expired lease)"
+              : " (as upstream 3b5a5941: an object whose lease_timeout <= the restore time is erased)")
+      << "\n";
   out << "capacity:  " << r.table.capacity_bytes << " bytes (" << quota::capacity_mode_name(r.capacity.mode) << ")\n";
   if (r.promote && r.capacity.mode == quota::CapacityMode::failover) {
     const auto over = over_quota_tenants(r);

@@ -33,9 +33,14 @@ namespace moonquota::report {
     return "live: what a running master holds for this metadata (size x COMPLETE MEMORY replicas of every object, "
            "nothing erased)";
   }
+  if (r.metadata.lease_model == restore::LeaseModel::keep) {
+    return "restore at " + std::to_string(r.metadata.restore_time_ms) +
+           " ms, lease model keep: what a master that restored this metadata and ignored leases would rebuild "
+           "(non-COMPLETE objects erased, lease-expired objects kept)";
+  }
   return "restore at " + std::to_string(r.metadata.restore_time_ms) +
-         " ms: what a master that restored this metadata then rebuilt (lease-expired and non-COMPLETE objects "
-         "erased)";
+         " ms, lease model upstream: what a master that restored this metadata then rebuilt (lease-expired and "
+         "non-COMPLETE objects erased)";
 }
 
 // "in_flight_writes 4096 bytes: 1 object with PROCESSING MEMORY replicas ...".

@@ -20,6 +20,7 @@ ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   const ordered_json rebuild = rebuild_report_json(r.metadata);
   ordered_json m = rebuild["source"];
   m["model"] = restore::charge_model_name(r.metadata.charge_model);
+  m["lease_model"] = restore::lease_model_name(r.metadata.lease_model);  // the live model applies no lease filter
   // The restore time is an input of the restore model only.
   m["restore_time_ms"] = r.metadata.charge_model == restore::ChargeModel::restore
                              ? ordered_json(r.metadata.restore_time_ms)
@@ -136,6 +137,7 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   for (const auto& d : r.tenants) tenants.push_back(tenant_json(d, trends));
   j["tenants"] = std::move(tenants);
   j["model"] = restore::charge_model_name(r.metadata.charge_model);  // after the contract's fields
+  j["lease_model"] = restore::lease_model_name(r.metadata.lease_model);
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.live.findings) {
     findings.push_back(

@@ -46,7 +46,7 @@ void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evi
 }  // namespace
 
 void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
-                               ShardTally& out, model::Findings& findings) {
+                               ShardTally& out, model::Findings& findings, LeaseModel lease_model) {
   const std::string where = "shard " + std::to_string(shard_index);
   auto finding = [&](model::Severity severity, std::string message, std::string rule = {}) {
     findings.push_back({.severity = severity,
@@ -119,7 +119,7 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
         ++tally.dropped.non_complete;
         ++out.dropped.non_complete;
         tally.evidence.dropped_non_complete_bytes += committed;
-      } else if (restore_time_ms >= object->lease_timeout_ms) {
+      } else if (lease_model == LeaseModel::upstream && restore_time_ms >= object->lease_timeout_ms) {
         ++tally.dropped.lease_expired;
         ++out.dropped.lease_expired;
         tally.evidence.dropped_lease_expired_bytes += committed;

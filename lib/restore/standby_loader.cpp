@@ -69,12 +69,13 @@ format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const Se
 class StandbyShardVisitor : public ShardAnalyzer {
  public:
   StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints, std::uint64_t now_ms,
-                      ChargeModel charge_model, StandbyBootstrap& out)
+                      ChargeModel charge_model, LeaseModel lease_model, StandbyBootstrap& out)
       : m_store(store),
         m_mutex(mutex),
         m_endpoints(endpoints),
         m_now_ms(now_ms),
         m_live(charge_model == ChargeModel::live),
+        m_keep_leases(lease_model == LeaseModel::keep),
         m_out(out) {}
 
   void on_entry(const format::ShardEntry& entry) override {
@@ -96,7 +97,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
       return;
     }
     // The live model: what the primary held at the snapshot, so no bootstrap-time erasure.
-    if (!m_live && obj.lease_timeout_ms <= m_now_ms) {
+    if (!m_live && !m_keep_leases && obj.lease_timeout_ms <= m_now_ms) {
       ++m_out.dropped.lease_expired;
       return;
     }
@@ -139,6 +140,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
   const SegmentEndpoints& m_endpoints;
   std::uint64_t m_now_ms;
   bool m_live;
+  bool m_keep_leases;  // LeaseModel::keep: no lease filter
   StandbyBootstrap& m_out;
   std::string m_error;
 };
@@ -162,7 +164,8 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
       store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
     }
   };
-  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model, out);
+  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model,
+                              options.lease_model, out);
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), &visitor);
   auto snap = scan_snapshot(dir, id, scan, workers);
   if (!snap.ok()) return snap.status();

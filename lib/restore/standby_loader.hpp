@@ -2,8 +2,8 @@
 // LATEST snapshot only, no fallback, loaded with the standby rules:
 //   manifest (standby rule) -> segments -> metadata (task_manager is not read)
 //   every decode error fails the whole load, including objects the master would only skip;
-//   objects dropped silently: size 0, lease_timeout <= now, any replica not COMPLETE, a MEMORY
-//   replica whose segment/allocator is invalid; a duplicate (tenant, key) is a hard error.
+//   objects dropped silently: size 0, lease_timeout <= now (not with LeaseModel::keep), any replica not COMPLETE, a
+//   MEMORY replica whose segment/allocator is invalid; a duplicate (tenant, key) is a hard error.
 // The registry gets one memory segment per mounted segment ("ms"); a MEMORY replica takes its
 // endpoint from its segment record. last_included_seq comes from descriptor.txt.
 // A failed load is part of the result (the standby then starts empty and replays from 1).

@@ -20,8 +20,9 @@ class StandbyLoaderTest : public ::testing::Test {
     m_snapshot = test::cluster_root(m_dir.path() / "store") + "/" + std::string(test::k_s1.snapshot_id);
   }
   StandbyBootstrap load(unsigned threads = 2, std::uint64_t now_ms = test::k_s1_restore_time_ms,
-                        ChargeModel model = ChargeModel::restore) {
+                        ChargeModel model = ChargeModel::restore, LeaseModel lease = LeaseModel::upstream) {
     RestoreOptions options;
+    options.lease_model = lease;
     options.restore_time_ms = now_ms;
     options.threads = threads;
     options.charge_model = model;
@@ -56,6 +57,21 @@ TEST_F(StandbyLoaderTest, TheLiveModelSkipsTheBootstrapLeaseDrop) {
   ASSERT_TRUE(live.loaded) << live.failure;
   EXPECT_EQ(live.objects_loaded, baseline.objects_loaded);
   EXPECT_EQ(live.dropped.lease_expired, 0u);
+}
+
+// --lease-model keep on the promote path: the bootstrap's lease filter is off, its other filters
+// stay (the genuine s1 store has no size-0, non-COMPLETE or invalid-MEMORY object: the baseline).
+TEST_F(StandbyLoaderTest, TheKeepLeaseModelSkipsTheBootstrapLeaseDropOnly) {
+  const StandbyBootstrap baseline = load();
+  ASSERT_TRUE(baseline.loaded) << baseline.failure;
+  constexpr std::uint64_t k_year_2200_ms = 7258118400000ULL;
+  const StandbyBootstrap keep = load(2, k_year_2200_ms, ChargeModel::restore, LeaseModel::keep);
+  ASSERT_TRUE(keep.loaded) << keep.failure;
+  EXPECT_EQ(keep.objects_loaded, baseline.objects_loaded);
+  EXPECT_EQ(keep.dropped.lease_expired, 0u);
+  EXPECT_EQ(keep.dropped.non_complete, baseline.dropped.non_complete);
+  EXPECT_EQ(keep.dropped.size_zero, baseline.dropped.size_zero);
+  EXPECT_EQ(keep.dropped.invalid_memory, baseline.dropped.invalid_memory);
 }
 
 TEST_F(StandbyLoaderTest, AMissingDescriptorFailsTheLoadNamingTheFile) {
