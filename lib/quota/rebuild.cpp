@@ -82,6 +82,9 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
                           table.status().message() + " (the promotion's RebuildTenantQuotaUsageFromMetadata throws)");
     }
     result.table = std::move(table).value();
+    if (result.charge_model == restore::ChargeModel::restore) {
+      result.drops = standby_drop_table(result.promote->bootstrap, result.table);
+    }
     return result;
   }
   auto outcome = restore::restore_master(request.selection, request.restore);
@@ -101,6 +104,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   auto table = build_account_table(usage, policy, capacity);
   if (!table.ok()) return table.status();
   result.table = std::move(table).value();
+  if (result.charge_model == restore::ChargeModel::restore) result.drops = restore_drop_table(usage, result.table);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "quota/tenant_drops.hpp"
 #include "restore/promote_path.hpp"
 #include "restore/restore_path.hpp"
 #include "util/status.hpp"
@@ -51,6 +52,9 @@ struct RebuildResult {
   std::vector<std::string> policy_warnings;
   MasterPath path = MasterPath::restore;
   std::optional<restore::PromoteOutcome> promote;  // path promote only
+  // Per tenant, what the restore (promote: the standby bootstrap) dropped. Empty in the live
+  // model, which erases nothing (objects the decoder skips stay in the global undecodable count).
+  DropTable drops;
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "report/drops_report.hpp"
 #include "report/promote_report.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
@@ -84,8 +85,22 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                        {"visible", row.visible},
                        {"shards", row.shards}});
     if (!utf8) tenants.back()["tenant_id_hex"] = util::to_hex(row.tenant_id);
+    const quota::TenantDrops d = drops_of(r.drops, row.tenant_id, row.charged_bytes);
+    tenants.back()["dropped"] = tenant_drops_json(d, r.drops.standby);
+    tenants.back()["charged_bytes_without_drops"] = d.charged_bytes_without_drops;
   }
   j["tenants"] = std::move(tenants);
+  // Tenants whose every object was dropped and that have no policy: no account row, drops only.
+  ordered_json dropped_only = ordered_json::array();
+  for (const auto& [tenant, d] : r.drops.tenants) {
+    if (d.has_account) continue;
+    ordered_json t = {{"tenant_id", tenant}};
+    if (!util::is_valid_utf8(tenant)) t["tenant_id_hex"] = util::to_hex(tenant);
+    t["dropped"] = tenant_drops_json(d, r.drops.standby);
+    t["charged_bytes_without_drops"] = d.charged_bytes_without_drops;
+    dropped_only.push_back(std::move(t));
+  }
+  j["dropped_only_tenants"] = std::move(dropped_only);
   j["master_starts_empty"] = r.starts_empty();
   if (r.starts_empty()) {
     j["empty_reason"] =
@@ -213,6 +228,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
           << "' is not a valid tenant id: no request can reach it\n";
     }
   }
+  render_drop_table(r.drops, out);
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
   if (r.promote) {

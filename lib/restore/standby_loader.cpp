@@ -86,6 +86,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
     if (result.outcome == format::DecodeOutcome::skipped) {
       if (is_invalid_memory_skip(result.reason)) {
         ++m_out.dropped.invalid_memory;
+        ++tenant(obj.tenant_id).objects.invalid_memory;
         return;
       }
       m_error = "shard " + std::to_string(entry.shard_index) + " entry " + std::to_string(entry.entry_index) + ": " +
@@ -94,16 +95,23 @@ class StandbyShardVisitor : public ShardAnalyzer {
     }
     if (obj.size == 0) {
       ++m_out.dropped.size_zero;
+      ++tenant(obj.tenant_id).objects.size_zero;
       return;
     }
     // The live model: what the primary held at the snapshot, so no bootstrap-time erasure.
     if (!m_live && !m_keep_leases && obj.lease_timeout_ms <= m_now_ms) {
       ++m_out.dropped.lease_expired;
+      auto& t = tenant(obj.tenant_id);
+      ++t.objects.lease_expired;
+      t.lease_expired_bytes += committed_charge(obj);
       return;
     }
     for (const auto& r : obj.replicas) {
       if (!m_live && r.status != model::replica_status::complete) {
         ++m_out.dropped.non_complete;
+        auto& t = tenant(obj.tenant_id);
+        ++t.objects.non_complete;
+        t.non_complete_bytes += committed_charge(obj);
         return;
       }
     }
@@ -135,6 +143,21 @@ class StandbyShardVisitor : public ShardAnalyzer {
   [[nodiscard]] const std::string& error() const { return m_error; }
 
  private:
+  // Called under m_mutex.
+  StandbyTenantDrops& tenant(std::string_view id) {
+    auto it = m_out.tenants.find(id);
+    if (it == m_out.tenants.end()) it = m_out.tenants.emplace(std::string(id), StandbyTenantDrops{}).first;
+    return it->second;
+  }
+  // What the object would be charged: size x COMPLETE MEMORY replicas (quota-semantics.md §2.1).
+  static util::u128 committed_charge(const format::ObjectView& obj) {
+    std::uint64_t complete_memory = 0;
+    for (const auto& r : obj.replicas) {
+      if (r.type == model::replica_type::memory && r.status == model::replica_status::complete) ++complete_memory;
+    }
+    return util::clamped_mul(obj.size, complete_memory);
+  }
+
   StandbyStore& m_store;
   std::mutex& m_mutex;
   const SegmentEndpoints& m_endpoints;

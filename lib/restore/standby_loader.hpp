@@ -12,12 +12,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "model/finding.hpp"
 #include "restore/candidate_decoder.hpp"
 #include "restore/standby_store.hpp"
+#include "util/checked_math.hpp"
 
 namespace moonquota::restore {
 
@@ -28,6 +30,14 @@ struct StandbyDrops {
   std::uint64_t invalid_memory = 0;
 };
 
+// One tenant's drops: the counts, and the committed charge (size x COMPLETE MEMORY replicas) of the
+// lease-expired and non-COMPLETE ones (size-0 objects charge 0; an invalid-MEMORY one has no size).
+struct StandbyTenantDrops {
+  StandbyDrops objects;
+  util::u128 lease_expired_bytes = 0;
+  util::u128 non_complete_bytes = 0;
+};
+
 struct StandbyBootstrap {
   std::string catalog_root;
   std::optional<std::string> snapshot_id;  // the latest snapshot, when the catalog names one
@@ -36,6 +46,7 @@ struct StandbyBootstrap {
   std::uint64_t last_included_seq = 0;  // 0 unless loaded
   std::uint64_t objects_loaded = 0;
   StandbyDrops dropped;
+  std::map<std::string, StandbyTenantDrops, std::less<>> tenants;  // per tenant, only tenants with a drop
   model::Findings findings;
 };
 
