@@ -1,9 +1,12 @@
 #include "quota/rebuild.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "format/policy_yaml.hpp"
 #include "source/policy_etcd.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::quota {
 
@@ -53,6 +56,12 @@ util::Status load_policy(const RebuildRequest& request, RebuildResult& result,
   return {};
 }
 
+SnapshotPoint snapshot_point(const std::string& id, std::int64_t created_at_ms, std::uint64_t restore_time_ms) {
+  const auto restore_ms = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(restore_time_ms, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())));
+  return {id, created_at_ms, util::span_ms(restore_ms, created_at_ms)};
+}
+
 }  // namespace
 
 util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
@@ -72,6 +81,10 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
     auto promoted = restore::promote_standby(request.selection, request.oplog, request.restore, request.replay);
     if (!promoted.ok()) return promoted.status();
     result.promote = std::move(promoted).value();
+    const auto& boot = result.promote->bootstrap;
+    if (boot.loaded && boot.snapshot_id && boot.created_at_ms) {
+      result.snapshot = snapshot_point(*boot.snapshot_id, *boot.created_at_ms, request.restore.restore_time_ms);
+    }
     const auto& validation = result.promote->validation;
     std::uint64_t capacity = 0;
     if (request.capacity.mode == CapacityMode::automatic) capacity = validation.registry_memory_capacity_bytes;
@@ -90,6 +103,10 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   auto outcome = restore::restore_master(request.selection, request.restore);
   if (!outcome.ok()) return outcome.status();
   result.outcome = std::move(outcome).value();
+  if (const auto& state = result.outcome.state; state && state->descriptor) {
+    result.snapshot =
+        snapshot_point(state->snapshot_id, state->descriptor->created_at_ms, request.restore.restore_time_ms);
+  }
 
   std::uint64_t capacity = 0;
   switch (request.capacity.mode) {

@@ -39,6 +39,14 @@ struct RebuildRequest {
   restore::ReplayOptions replay;          // --until-seq
 };
 
+// The snapshot the metadata comes from (restored; on the promote path bootstrapped) when its
+// descriptor.txt gives a created_at.
+struct SnapshotPoint {
+  std::string snapshot_id;
+  std::int64_t created_at_ms = 0;
+  std::int64_t age_at_restore_ms = 0;  // restore_time_ms - created_at_ms (clamped to int64)
+};
+
 struct RebuildResult {
   restore::StoreSelection selection;
   std::uint64_t restore_time_ms = 0;
@@ -55,6 +63,7 @@ struct RebuildResult {
   // Per tenant, what the restore (promote: the standby bootstrap) dropped. Empty in the live
   // model, which erases nothing (objects the decoder skips stay in the global undecodable count).
   DropTable drops;
+  std::optional<SnapshotPoint> snapshot;
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 

@@ -6,6 +6,7 @@
 #include "report/promote_report.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -51,11 +52,27 @@ ordered_json source_json(const quota::RebuildResult& r) {
 
 }  // namespace
 
+ordered_json snapshot_point_json(const quota::RebuildResult& r, bool with_age) {
+  if (!r.snapshot) return nullptr;
+  const auto& s = *r.snapshot;
+  return {{"id", s.snapshot_id},
+          {"created_at_ms", s.created_at_ms},
+          {"created_at", util::utc_iso8601(s.created_at_ms)},
+          {"age_at_restore_ms", with_age ? ordered_json(s.age_at_restore_ms) : ordered_json(nullptr)}};
+}
+
+std::string snapshot_point_text(const quota::SnapshotPoint& s, bool with_age) {
+  std::string text = util::utc_iso8601(s.created_at_ms) + " (created_at_ms " + std::to_string(s.created_at_ms) + ")";
+  if (with_age) text += ", age at restore " + util::hms_text(s.age_at_restore_ms);
+  return text;
+}
+
 ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   ordered_json j;
   j["schema"] = "quota-rebuild/1";
   j["source"] = source_json(r);
   j["restore_time_ms"] = r.restore_time_ms;
+  j["snapshot"] = snapshot_point_json(r);
   j["capacity_bytes"] = r.table.capacity_bytes;
   j["capacity_mode"] = quota::capacity_mode_name(r.capacity.mode);
   j["totals"] = {{"tenants", r.table.rows.size()},
@@ -164,6 +181,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
         << "): every charge is 0 and no segment is mounted\n";
   }
+  if (r.snapshot) out << "created:   " << snapshot_point_text(*r.snapshot, true) << "\n";
   if (!r.promote) {
     out << "path:      restore (master snapshot restore, "
         << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "

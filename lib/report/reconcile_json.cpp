@@ -34,6 +34,8 @@ ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   m["age_ms"] = optional_json(r.metadata_age_ms);
   m["dropped"] = rebuild["dropped"];
   m["candidates"] = rebuild["candidates"];
+  // The age at the restore time: the restore model only (the live model has none).
+  m["snapshot"] = snapshot_point_json(r.metadata, r.metadata.charge_model == restore::ChargeModel::restore);
   return m;
 }
 

@@ -195,6 +195,7 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
   out.findings = std::move(snap->findings);
   if (!visitor.error().empty()) return Status::corruption("metadata: " + visitor.error());
   out.last_included_seq = snap->descriptor->last_included_seq;
+  out.created_at_ms = snap->descriptor->created_at_ms;
   return {};
 }
 
@@ -211,6 +212,7 @@ StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const st
     out.failure = s.message();
     out.objects_loaded = 0;
     out.last_included_seq = 0;
+    out.created_at_ms.reset();
     return out;
   }
   out.loaded = true;

@@ -42,8 +42,9 @@ struct StandbyBootstrap {
   std::string catalog_root;
   std::optional<std::string> snapshot_id;  // the latest snapshot, when the catalog names one
   bool loaded = false;
-  std::string failure;                  // non-empty: the load failed; the standby starts EMPTY
-  std::uint64_t last_included_seq = 0;  // 0 unless loaded
+  std::string failure;                        // non-empty: the load failed; the standby starts EMPTY
+  std::uint64_t last_included_seq = 0;        // 0 unless loaded
+  std::optional<std::int64_t> created_at_ms;  // descriptor.txt's, when loaded
   std::uint64_t objects_loaded = 0;
   StandbyDrops dropped;
   std::map<std::string, StandbyTenantDrops, std::less<>> tenants;  // per tenant, only tenants with a drop
