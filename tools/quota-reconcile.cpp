@@ -238,6 +238,14 @@ int run(int argc, char** argv) {
   auto charge_model = choose_model(model, app.get_option("--restore-time")->count() > 0);
   if (!charge_model.ok()) return report_failure(common, charge_model.status());
   metadata.request.restore.charge_model = *charge_model;
+  // The live model has no lease filter: keeping leases means nothing there (docs/accounting.md).
+  if (*charge_model == mq::restore::ChargeModel::live &&
+      metadata.request.restore.lease_model == mq::restore::LeaseModel::keep) {
+    return report_failure(common, mq::util::Status::invalid_argument(
+                                      "--model live and --lease-model keep conflict: the live model (the default "
+                                      "without --restore-time) applies no lease filter (use --model restore, or drop "
+                                      "--lease-model keep)"));
+  }
   request.metadata = metadata.request;
   request.live.timeouts = {metadata.net.connect_timeout_ms, metadata.net.read_timeout_ms};
   request.live.log = metadata.net.log;

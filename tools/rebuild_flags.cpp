@@ -24,6 +24,10 @@ void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
   f.until = app.add_option("--until-seq", f.until_seq, "Replay the OpLog only up to sequence N")->default_str("none");
   app.add_option("--capacity", f.capacity, "auto | failover | BYTES (default auto; failover on the promote path)");
   app.add_option("--restore-time", f.restore_time, "now | MS: the instant used for lease expiry");
+  app.add_option("--lease-model", f.lease_model,
+                 "upstream | keep: erase lease-expired objects at restore as upstream 3b5a5941 does (default), or "
+                 "keep them (a master that ignores leases at restore)")
+      ->check(CLI::IsMember({"upstream", "keep"}));
   app.add_option("--path", f.path, "Master code path to model: restore | promote (default promote with an OpLog)")
       ->check(CLI::IsMember({"restore", "promote"}));
   app.add_flag("--fixed-master", r.restore.fixed_master,
@@ -73,6 +77,7 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   auto cap = quota::parse_capacity(f.capacity);
   if (!cap.ok()) return cap.status();
   r.restore.restore_time_ms = *when;
+  r.restore.lease_model = f.lease_model == "keep" ? restore::LeaseModel::keep : restore::LeaseModel::upstream;
   r.capacity = *cap;
   r.restore.threads = threads == 0 ? util::default_thread_count() : threads;
   if (!f.policy.empty()) r.policy_file = f.policy;

@@ -21,7 +21,8 @@ struct RebuildFlags {
   std::string policy_etcd;
   std::string capacity;  // default: auto (restore), failover (promote)
   std::string restore_time = "now";
-  std::string path;  // default: promote with an OpLog, else restore
+  std::string lease_model = "upstream";  // --lease-model upstream | keep
+  std::string path;                      // default: promote with an OpLog, else restore
   std::uint64_t until_seq = 0;
   CLI::Option* until = nullptr;
   CLI::Option* snapshot_dir = nullptr;
@@ -37,7 +38,7 @@ struct RebuildFlags {
 };
 
 // --store --cluster-id --snapshot --snapshot-dir --catalog --redis --policy --policy-etcd
-// --oplog-etcd --oplog-file --until-seq --capacity --restore-time --path --fixed-master
+// --oplog-etcd --oplog-file --until-seq --capacity --restore-time --lease-model --path --fixed-master
 // --max-payload-bytes --timeout-ms --connect-timeout-ms, and the --s3-* flags.
 void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
 

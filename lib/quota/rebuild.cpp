@@ -1,9 +1,12 @@
 #include "quota/rebuild.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "format/policy_yaml.hpp"
 #include "source/policy_etcd.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::quota {
 
@@ -53,6 +56,12 @@ util::Status load_policy(const RebuildRequest& request, RebuildResult& result,
   return {};
 }
 
+SnapshotPoint snapshot_point(const std::string& id, std::int64_t created_at_ms, std::uint64_t restore_time_ms) {
+  const auto restore_ms = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(restore_time_ms, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())));
+  return {id, created_at_ms, util::span_ms(restore_ms, created_at_ms)};
+}
+
 }  // namespace
 
 util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
@@ -62,6 +71,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   result.restore_time_ms = request.restore.restore_time_ms;
   result.fixed_master = request.restore.fixed_master;
   result.charge_model = request.restore.charge_model;
+  result.lease_model = request.restore.lease_model;
   result.capacity = request.capacity;
   std::map<std::string, std::uint64_t> policy;
   MQ_RETURN_IF_ERROR(load_policy(request, result, policy));
@@ -71,6 +81,10 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
     auto promoted = restore::promote_standby(request.selection, request.oplog, request.restore, request.replay);
     if (!promoted.ok()) return promoted.status();
     result.promote = std::move(promoted).value();
+    const auto& boot = result.promote->bootstrap;
+    if (boot.loaded && boot.snapshot_id && boot.created_at_ms) {
+      result.snapshot = snapshot_point(*boot.snapshot_id, *boot.created_at_ms, request.restore.restore_time_ms);
+    }
     const auto& validation = result.promote->validation;
     std::uint64_t capacity = 0;
     if (request.capacity.mode == CapacityMode::automatic) capacity = validation.registry_memory_capacity_bytes;
@@ -81,11 +95,18 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
                           table.status().message() + " (the promotion's RebuildTenantQuotaUsageFromMetadata throws)");
     }
     result.table = std::move(table).value();
+    if (result.charge_model == restore::ChargeModel::restore) {
+      result.drops = standby_drop_table(result.promote->bootstrap, result.table);
+    }
     return result;
   }
   auto outcome = restore::restore_master(request.selection, request.restore);
   if (!outcome.ok()) return outcome.status();
   result.outcome = std::move(outcome).value();
+  if (const auto& state = result.outcome.state; state && state->descriptor) {
+    result.snapshot =
+        snapshot_point(state->snapshot_id, state->descriptor->created_at_ms, request.restore.restore_time_ms);
+  }
 
   std::uint64_t capacity = 0;
   switch (request.capacity.mode) {
@@ -100,6 +121,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   auto table = build_account_table(usage, policy, capacity);
   if (!table.ok()) return table.status();
   result.table = std::move(table).value();
+  if (result.charge_model == restore::ChargeModel::restore) result.drops = restore_drop_table(usage, result.table);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "quota/tenant_drops.hpp"
 #include "restore/promote_path.hpp"
 #include "restore/restore_path.hpp"
 #include "util/status.hpp"
@@ -38,11 +39,20 @@ struct RebuildRequest {
   restore::ReplayOptions replay;          // --until-seq
 };
 
+// The snapshot the metadata comes from (restored; on the promote path bootstrapped) when its
+// descriptor.txt gives a created_at.
+struct SnapshotPoint {
+  std::string snapshot_id;
+  std::int64_t created_at_ms = 0;
+  std::int64_t age_at_restore_ms = 0;  // restore_time_ms - created_at_ms (clamped to int64)
+};
+
 struct RebuildResult {
   restore::StoreSelection selection;
   std::uint64_t restore_time_ms = 0;
   bool fixed_master = false;
   restore::ChargeModel charge_model = restore::ChargeModel::restore;  // request.restore.charge_model
+  restore::LeaseModel lease_model = restore::LeaseModel::upstream;    // request.restore.lease_model
   restore::RestoreOutcome outcome;
   AccountTable table;
   CapacitySpec capacity;
@@ -50,6 +60,10 @@ struct RebuildResult {
   std::vector<std::string> policy_warnings;
   MasterPath path = MasterPath::restore;
   std::optional<restore::PromoteOutcome> promote;  // path promote only
+  // Per tenant, what the restore (promote: the standby bootstrap) dropped. Empty in the live
+  // model, which erases nothing (objects the decoder skips stay in the global undecodable count).
+  DropTable drops;
+  std::optional<SnapshotPoint> snapshot;
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 

@@ -1,6 +1,10 @@
 #include "report/inspect_json.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "util/text_encoding.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -179,11 +183,26 @@ Json source_json(const inspect::SelectedSnapshot& sel, const restore::ScannedSna
   return j;
 }
 
+Json snapshot_age_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap) {
+  if (!snap.descriptor) return nullptr;
+  const std::int64_t created = snap.descriptor->created_at_ms;
+  return {{"id", ctx.selected.snapshot_id},
+          {"created_at_ms", created},
+          {"created_at", util::utc_iso8601(created)},
+          {"age_at_restore_ms", util::span_ms(restore_time_as_i64(ctx.restore_time_ms), created)}};
+}
+
+std::int64_t restore_time_as_i64(std::uint64_t restore_time_ms) {
+  constexpr auto k_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::int64_t>(std::min(restore_time_ms, k_max));
+}
+
 Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap, const char* schema) {
   Json j;
   j["schema"] = schema;
   j["source"] = source_json(ctx.selected, snap);
   j["restore_time_ms"] = ctx.restore_time_ms;
+  j["snapshot"] = snapshot_age_json(ctx, snap);
   j["master"] = master_json(ctx.verdict);
   return j;
 }

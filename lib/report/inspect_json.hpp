@@ -38,8 +38,13 @@ void put_bytes(Json& j, const std::string& field, std::string_view bytes);
 [[nodiscard]] Json discarded_json(const model::DiscardedItem& item);
 [[nodiscard]] Json drops_json(const restore::DropCounts& dropped);
 [[nodiscard]] Json source_json(const inspect::SelectedSnapshot& selected, const restore::ScannedSnapshot& snapshot);
+// A --restore-time as a signed instant (clamped at 2^63-1 ms), for the snapshot's age.
+[[nodiscard]] std::int64_t restore_time_as_i64(std::uint64_t restore_time_ms);
+// {"id", "created_at_ms", "created_at" (UTC ISO-8601), "age_at_restore_ms"}, or null without a
+// descriptor.txt.
+[[nodiscard]] Json snapshot_age_json(const InspectContext& context, const restore::ScannedSnapshot& snapshot);
 // The header block every single-snapshot document starts with: schema, source, restore_time_ms,
-// master.
+// snapshot (its age), master.
 [[nodiscard]] Json header_json(const InspectContext& context, const restore::ScannedSnapshot& snapshot,
                                const char* schema);
 [[nodiscard]] Json master_json(const inspect::MasterVerdict& verdict);

@@ -6,6 +6,7 @@
 #include "util/plural.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -89,6 +90,10 @@ void render_header_text(const InspectContext& ctx, const restore::ScannedSnapsho
   if (snap.descriptor) {
     out << "descriptor:  last_included_seq " << snap.descriptor->last_included_seq << ", producer_view_version "
         << snap.descriptor->producer_view_version << ", created_at_ms " << snap.descriptor->created_at_ms << "\n";
+    const std::int64_t created = snap.descriptor->created_at_ms;
+    out << "created:     " << util::utc_iso8601(created) << ", age at restore "
+        << util::hms_text(util::span_ms(restore_time_as_i64(ctx.restore_time_ms), created)) << " (restore time "
+        << ctx.restore_time_ms << " ms)\n";
   } else {
     out << "descriptor:  none (" << snap.descriptor_error << ")\n";
   }

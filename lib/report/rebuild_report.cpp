@@ -2,9 +2,11 @@
 
 #include <sstream>
 
+#include "report/drops_report.hpp"
 #include "report/promote_report.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -50,11 +52,27 @@ ordered_json source_json(const quota::RebuildResult& r) {
 
 }  // namespace
 
+ordered_json snapshot_point_json(const quota::RebuildResult& r, bool with_age) {
+  if (!r.snapshot) return nullptr;
+  const auto& s = *r.snapshot;
+  return {{"id", s.snapshot_id},
+          {"created_at_ms", s.created_at_ms},
+          {"created_at", util::utc_iso8601(s.created_at_ms)},
+          {"age_at_restore_ms", with_age ? ordered_json(s.age_at_restore_ms) : ordered_json(nullptr)}};
+}
+
+std::string snapshot_point_text(const quota::SnapshotPoint& s, bool with_age) {
+  std::string text = util::utc_iso8601(s.created_at_ms) + " (created_at_ms " + std::to_string(s.created_at_ms) + ")";
+  if (with_age) text += ", age at restore " + util::hms_text(s.age_at_restore_ms);
+  return text;
+}
+
 ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   ordered_json j;
   j["schema"] = "quota-rebuild/1";
   j["source"] = source_json(r);
   j["restore_time_ms"] = r.restore_time_ms;
+  j["snapshot"] = snapshot_point_json(r);
   j["capacity_bytes"] = r.table.capacity_bytes;
   j["capacity_mode"] = quota::capacity_mode_name(r.capacity.mode);
   j["totals"] = {{"tenants", r.table.rows.size()},
@@ -84,8 +102,22 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
                        {"visible", row.visible},
                        {"shards", row.shards}});
     if (!utf8) tenants.back()["tenant_id_hex"] = util::to_hex(row.tenant_id);
+    const quota::TenantDrops d = drops_of(r.drops, row.tenant_id, row.charged_bytes);
+    tenants.back()["dropped"] = tenant_drops_json(d, r.drops.standby);
+    tenants.back()["charged_bytes_without_drops"] = d.charged_bytes_without_drops;
   }
   j["tenants"] = std::move(tenants);
+  // Tenants whose every object was dropped and that have no policy: no account row, drops only.
+  ordered_json dropped_only = ordered_json::array();
+  for (const auto& [tenant, d] : r.drops.tenants) {
+    if (d.has_account) continue;
+    ordered_json t = {{"tenant_id", tenant}};
+    if (!util::is_valid_utf8(tenant)) t["tenant_id_hex"] = util::to_hex(tenant);
+    t["dropped"] = tenant_drops_json(d, r.drops.standby);
+    t["charged_bytes_without_drops"] = d.charged_bytes_without_drops;
+    dropped_only.push_back(std::move(t));
+  }
+  j["dropped_only_tenants"] = std::move(dropped_only);
   j["master_starts_empty"] = r.starts_empty();
   if (r.starts_empty()) {
     j["empty_reason"] =
@@ -105,6 +137,7 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   }
   j["candidates"] = std::move(candidates);
   j["model"] = r.fixed_master ? "fixed-master" : "upstream-3b5a5941";
+  j["lease_model"] = restore::lease_model_name(r.lease_model);
   j["policy"] = {{"source", r.policy_source.empty() ? ordered_json(nullptr) : ordered_json(r.policy_source)},
                  {"warnings", r.policy_warnings}};
   model::Findings all = r.outcome.catalog_findings;
@@ -148,11 +181,17 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     out << "PREDICTION: the master starts with EMPTY metadata (" << r.outcome.empty_reason
         << "): every charge is 0 and no segment is mounted\n";
   }
+  if (r.snapshot) out << "created:   " << snapshot_point_text(*r.snapshot, true) << "\n";
   if (!r.promote) {
     out << "path:      restore (master snapshot restore, "
         << (r.fixed_master ? "modelling a fixed master" : "modelling upstream 3b5a5941") << "), restore time "
         << r.restore_time_ms << " ms\n";
   }
+  out << "leases:    lease model " << restore::lease_model_name(r.lease_model)
+      << (r.lease_model == restore::LeaseModel::keep
+              ? " (leases ignored at restore: no object is erased for an expired lease)"
+              : " (as upstream 3b5a5941: an object whose lease_timeout <= the restore time is erased)")
+      << "\n";
   out << "capacity:  " << r.table.capacity_bytes << " bytes (" << quota::capacity_mode_name(r.capacity.mode) << ")\n";
   if (r.promote && r.capacity.mode == quota::CapacityMode::failover) {
     const auto over = over_quota_tenants(r);
@@ -207,6 +246,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
           << "' is not a valid tenant id: no request can reach it\n";
     }
   }
+  render_drop_table(r.drops, out);
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
   if (r.promote) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reconcile/reconcile_run.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -33,9 +34,14 @@ namespace moonquota::report {
     return "live: what a running master holds for this metadata (size x COMPLETE MEMORY replicas of every object, "
            "nothing erased)";
   }
+  if (r.metadata.lease_model == restore::LeaseModel::keep) {
+    return "restore at " + std::to_string(r.metadata.restore_time_ms) +
+           " ms, lease model keep: what a master that restored this metadata and ignored leases would rebuild "
+           "(non-COMPLETE objects erased, lease-expired objects kept)";
+  }
   return "restore at " + std::to_string(r.metadata.restore_time_ms) +
-         " ms: what a master that restored this metadata then rebuilt (lease-expired and non-COMPLETE objects "
-         "erased)";
+         " ms, lease model upstream: what a master that restored this metadata then rebuilt (lease-expired and "
+         "non-COMPLETE objects erased)";
 }
 
 // "in_flight_writes 4096 bytes: 1 object with PROCESSING MEMORY replicas ...".
@@ -44,21 +50,33 @@ namespace moonquota::report {
 }
 
 // "snapshot 20261129_124455_488 (created_at_ms N, last_included_seq 0)" or the EMPTY prediction.
+// The snapshot's created_at as ISO-8601 and, in the restore model, its age at the restore time.
 [[nodiscard]] inline std::string metadata_point_phrase(const reconcile::ReconcileReport& r) {
+  const bool with_age = r.metadata.charge_model == restore::ChargeModel::restore;
   if (r.metadata.promote) {
     const auto& p = *r.metadata.promote;
     if (p.starts_empty()) return "none: the promotion's restore validation fails, the master serves EMPTY metadata";
+    std::string created;
+    if (const auto& point = r.metadata.snapshot) {
+      created =
+          ", created_at_ms " + std::to_string(point->created_at_ms) + " = " + util::utc_iso8601(point->created_at_ms);
+      if (with_age) created += ", age at restore " + util::hms_text(point->age_at_restore_ms);
+    }
     return "promote path: snapshot " +
            (p.bootstrap.loaded && p.bootstrap.snapshot_id ? *p.bootstrap.snapshot_id : "none") +
-           " (last_included_seq " + std::to_string(p.bootstrap.last_included_seq) + ") + OpLog to seq " +
+           " (last_included_seq " + std::to_string(p.bootstrap.last_included_seq) + created + ") + OpLog to seq " +
            std::to_string(p.replay.applied_seq);
   }
   const auto& state = r.metadata.outcome.state;
   if (!state) return "none: the master would start EMPTY (" + r.metadata.outcome.empty_reason + ")";
   std::string s = "snapshot " + state->snapshot_id;
   if (state->descriptor) {
-    s += " (created_at_ms " + std::to_string(state->descriptor->created_at_ms) + ", last_included_seq " +
-         std::to_string(state->descriptor->last_included_seq) + ")";
+    s += " (created_at_ms " + std::to_string(state->descriptor->created_at_ms) + " = " +
+         util::utc_iso8601(state->descriptor->created_at_ms) + ", last_included_seq " +
+         std::to_string(state->descriptor->last_included_seq);
+    if (with_age && r.metadata.snapshot)
+      s += ", age at restore " + util::hms_text(r.metadata.snapshot->age_at_restore_ms);
+    s += ")";
   }
   return s;
 }

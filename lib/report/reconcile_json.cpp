@@ -1,5 +1,6 @@
 #include "report/reconcile_json.hpp"
 
+#include "report/drops_report.hpp"
 #include "report/rebuild_report.hpp"
 #include "util/text_encoding.hpp"
 
@@ -20,6 +21,7 @@ ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   const ordered_json rebuild = rebuild_report_json(r.metadata);
   ordered_json m = rebuild["source"];
   m["model"] = restore::charge_model_name(r.metadata.charge_model);
+  m["lease_model"] = restore::lease_model_name(r.metadata.lease_model);  // the live model applies no lease filter
   // The restore time is an input of the restore model only.
   m["restore_time_ms"] = r.metadata.charge_model == restore::ChargeModel::restore
                              ? ordered_json(r.metadata.restore_time_ms)
@@ -32,6 +34,8 @@ ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   m["age_ms"] = optional_json(r.metadata_age_ms);
   m["dropped"] = rebuild["dropped"];
   m["candidates"] = rebuild["candidates"];
+  // The age at the restore time: the restore model only (the live model has none).
+  m["snapshot"] = snapshot_point_json(r.metadata, r.metadata.charge_model == restore::ChargeModel::restore);
   return m;
 }
 
@@ -60,7 +64,8 @@ ordered_json flags_json(std::uint64_t requested, std::uint64_t effective, bool e
           {"over_quota", over}};
 }
 
-ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTable* trends) {
+ordered_json tenant_json(const reconcile::ReconcileReport& r, const reconcile::TenantDiff& d,
+                         const history::TrendTable* trends) {
   ordered_json t = {{"tenant_id", d.tenant_id},
                     {"expected_charged_bytes", d.expected_charged_bytes},
                     {"live_charged_bytes", d.live_charged_bytes},
@@ -94,6 +99,11 @@ ordered_json tenant_json(const reconcile::TenantDiff& d, const history::TrendTab
   t["unexplained_bytes"] = d.unexplained_bytes;
   t["unexplained_within_tolerance"] = d.unexplained_within_tolerance;
   t["likely_causes"] = d.likely_causes;
+  if (r.metadata.charge_model == restore::ChargeModel::restore) {  // the live model drops nothing: omitted
+    const quota::TenantDrops drops = drops_of(r.metadata.drops, d.tenant_id, d.expected_charged_bytes);
+    t["dropped"] = tenant_drops_json(drops, r.metadata.drops.standby);
+    t["charged_bytes_without_drops"] = drops.charged_bytes_without_drops;
+  }
   if (trends != nullptr) {
     const auto* trend = trends->find(d.tenant_id);
     t["persistent"] = trend != nullptr && trend->persistent;
@@ -133,9 +143,10 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   }
   j["summary"] = std::move(summary);
   ordered_json tenants = ordered_json::array();
-  for (const auto& d : r.tenants) tenants.push_back(tenant_json(d, trends));
+  for (const auto& d : r.tenants) tenants.push_back(tenant_json(r, d, trends));
   j["tenants"] = std::move(tenants);
   j["model"] = restore::charge_model_name(r.metadata.charge_model);  // after the contract's fields
+  j["lease_model"] = restore::lease_model_name(r.metadata.lease_model);
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.live.findings) {
     findings.push_back(

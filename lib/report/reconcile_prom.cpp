@@ -92,8 +92,12 @@ void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::T
     out << k_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v)) << "\"} "
         << r.counts.by_verdict[v] << "\n";
   }
-  family(out, "model", "The model of the expected side (live: a running master; restore: a restore at a time)");
-  out << k_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"} 1\n";
+  family(out, "model",
+         "The model of the expected side (live: a running master; restore: a restore at a time) and its lease model "
+         "(upstream: lease-expired objects erased at restore; keep: leases ignored; the live model has no lease "
+         "filter)");
+  out << k_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\",lease_model=\""
+      << restore::lease_model_name(r.metadata.lease_model) << "\"} 1\n";
   family(out, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
   out << k_prefix << "tolerance_bytes " << r.tolerance_bytes << "\n";
   family(out, "samples", "Live samples taken");

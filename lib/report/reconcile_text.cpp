@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "report/drops_report.hpp"
 #include "report/reconcile_common.hpp"
 #include "util/plural.hpp"
 #include "util/text_encoding.hpp"
@@ -147,6 +148,7 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
           << "' is an orphan: charged with no policy; admission closed, over quota\n";
     }
   }
+  render_drop_table(r.metadata.drops, out);  // empty in the live model
   for (const auto& d : r.tenants) {
     if (d.verdict == Verdict::match) continue;
     out << "\n"

@@ -43,6 +43,7 @@ util::Result<RestoredState> decode_candidate(const std::string& dir, const std::
   scan.max_payload_bytes = options.max_payload_bytes;
   scan.restore_time_ms = options.restore_time_ms;
   scan.charge_model = options.charge_model;
+  scan.lease_model = options.lease_model;
   scan.descriptor_finding = false;  // the restore path names a missing descriptor among the catalog findings
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), nullptr);
   MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(dir, snapshot_id, scan, workers));

@@ -21,6 +21,8 @@ struct RestoreOptions {
   // restore: what a master that restored the candidate serves. live: what a running master held
   // for the same metadata (no lease or non-COMPLETE erasure, no non-OK segment rejection).
   ChargeModel charge_model = ChargeModel::restore;
+  // upstream: lease-expired objects are erased at restore_time_ms; keep: leases are ignored.
+  LeaseModel lease_model = LeaseModel::upstream;
   unsigned threads = 1;
   std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard for one decompressed payload/shard
 };

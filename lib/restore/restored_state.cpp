@@ -7,6 +7,8 @@ namespace moonquota::restore {
 
 const char* charge_model_name(ChargeModel model) { return model == ChargeModel::live ? "live" : "restore"; }
 
+const char* lease_model_name(LeaseModel model) { return model == LeaseModel::keep ? "keep" : "upstream"; }
+
 void TenantEvidence::record_object(std::uint64_t size, std::uint32_t processing_memory, std::uint32_t removed_memory) {
   if (processing_memory > 0) {
     in_flight_bytes += util::clamped_mul(size, processing_memory);

@@ -39,6 +39,19 @@ enum class ChargeModel {
 
 [[nodiscard]] const char* charge_model_name(ChargeModel model);
 
+// How the restore model treats leases (docs/accounting.md, "The two lease models"). Applies only
+// to ChargeModel::restore and the standby bootstrap; the live model has no lease filter.
+enum class LeaseModel {
+  // What upstream 3b5a5941 does (snapshot-format.md §10, §11): an object whose lease_timeout <= the
+  // restore time is erased.
+  upstream,
+  // A master that ignores leases at restore: an expired lease never drops an object; the
+  // non-COMPLETE erasure (and the standby's other filters) stay.
+  keep,
+};
+
+[[nodiscard]] const char* lease_model_name(LeaseModel model);
+
 // A write in flight when the metadata was written: an object with PROCESSING MEMORY replicas.
 struct InFlightWrite {
   std::uint64_t put_start_time_ms = 0;  // of the PutStart or the size-changing UpsertStart

@@ -45,9 +45,12 @@ void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evi
 
 }  // namespace
 
-RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms) {
+RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms,
+                           LeaseModel lease_model) {
   if (!object.all_complete) return RestoreDrop::non_complete;
-  if (restore_time_ms >= object.lease_timeout_ms) return RestoreDrop::lease_expired;
+  if (lease_model == LeaseModel::upstream && restore_time_ms >= object.lease_timeout_ms) {
+    return RestoreDrop::lease_expired;
+  }
   return RestoreDrop::kept;
 }
 
@@ -104,7 +107,7 @@ void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& find
 }
 
 void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
-                               ShardTally& out, model::Findings& findings) {
+                               ShardTally& out, model::Findings& findings, LeaseModel lease_model) {
   auto last = out.tenants.end();
   bool have_last = false;
   resolve(shard_index, findings, [&](const Resolved& resolved) {
@@ -131,7 +134,7 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
     record_evidence(object, tally.evidence);
     const util::u128 committed = util::clamped_mul(object.size, object.complete_memory);
     const RestoreDrop drop =
-        charge_model == ChargeModel::live ? RestoreDrop::kept : restore_filter(object, restore_time_ms);
+        charge_model == ChargeModel::live ? RestoreDrop::kept : restore_filter(object, restore_time_ms, lease_model);
     if (drop == RestoreDrop::non_complete) {
       ++tally.dropped.non_complete;
       ++out.dropped.non_complete;

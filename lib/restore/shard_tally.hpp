@@ -37,10 +37,11 @@ class ShardTallyBuilder final : public format::ShardVisitor {
   void reset() { m_entries.clear(); }
   void on_entry(const format::ShardEntry& entry) override;
   // Resolves duplicates, applies `charge_model` (the restore filter at `restore_time_ms`), fills `out`.
+  // `lease_model` keep: the restore filter drops no object for its lease (non-COMPLETE still drops).
   // Findings, each with location "shard N" and the shard as a field: duplicates
   // (k_rule_duplicate_key), unsorted entries (k_rule_unsorted_entries), invalid tenant ids.
   void finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms, ShardTally& out,
-              model::Findings& findings);
+              model::Findings& findings, LeaseModel lease_model = LeaseModel::upstream);
 
   // One entry as the tally keeps it (public for the evidence helper and for resolve()).
   struct Entry {
@@ -82,6 +83,8 @@ class ShardTallyBuilder final : public format::ShardVisitor {
 // at `restore_time_ms`, if it does: a non-COMPLETE replica first, then lease_timeout <= restore time
 // (the master erases when now >= lease_timeout).
 enum class RestoreDrop { kept, non_complete, lease_expired };
-[[nodiscard]] RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms);
+// `keep`: an expired lease never erases an object (the non-COMPLETE erasure stays).
+[[nodiscard]] RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t restore_time_ms,
+                                         LeaseModel lease_model = LeaseModel::upstream);
 
 }  // namespace moonquota::restore

@@ -204,7 +204,8 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     ShardSlot slot;
     slot.sequence = sequence;
     if (restore_model)
-      builders[worker].finish(shard, options.charge_model, options.restore_time_ms, slot.tally, findings);
+      builders[worker].finish(shard, options.charge_model, options.restore_time_ms, slot.tally, findings,
+                              options.lease_model);
     if (findings.size() > k_findings_per_worker) findings.resize(std::max(before, k_findings_per_worker));
     const std::uint64_t seen = tee.entries();
     const std::uint64_t total = entries.fetch_add(seen) + seen;

@@ -66,6 +66,7 @@ struct ScanOptions {
   std::size_t max_payload_bytes = std::size_t{1} << 30;             // our guard per decompressed payload/shard
   std::uint64_t restore_time_ms = 0;                                // for the post-restore filter (§10)
   ChargeModel charge_model = ChargeModel::restore;                  // what ShardTallyBuilder keeps
+  LeaseModel lease_model = LeaseModel::upstream;                    // its lease filter (restore model)
   bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)

@@ -69,12 +69,13 @@ format::PayloadReplica to_payload_replica(const format::ReplicaView& v, const Se
 class StandbyShardVisitor : public ShardAnalyzer {
  public:
   StandbyShardVisitor(StandbyStore& store, std::mutex& mutex, const SegmentEndpoints& endpoints, std::uint64_t now_ms,
-                      ChargeModel charge_model, StandbyBootstrap& out)
+                      ChargeModel charge_model, LeaseModel lease_model, StandbyBootstrap& out)
       : m_store(store),
         m_mutex(mutex),
         m_endpoints(endpoints),
         m_now_ms(now_ms),
         m_live(charge_model == ChargeModel::live),
+        m_keep_leases(lease_model == LeaseModel::keep),
         m_out(out) {}
 
   void on_entry(const format::ShardEntry& entry) override {
@@ -85,6 +86,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
     if (result.outcome == format::DecodeOutcome::skipped) {
       if (is_invalid_memory_skip(result.reason)) {
         ++m_out.dropped.invalid_memory;
+        ++tenant(obj.tenant_id).objects.invalid_memory;
         return;
       }
       m_error = "shard " + std::to_string(entry.shard_index) + " entry " + std::to_string(entry.entry_index) + ": " +
@@ -93,16 +95,23 @@ class StandbyShardVisitor : public ShardAnalyzer {
     }
     if (obj.size == 0) {
       ++m_out.dropped.size_zero;
+      ++tenant(obj.tenant_id).objects.size_zero;
       return;
     }
     // The live model: what the primary held at the snapshot, so no bootstrap-time erasure.
-    if (!m_live && obj.lease_timeout_ms <= m_now_ms) {
+    if (!m_live && !m_keep_leases && obj.lease_timeout_ms <= m_now_ms) {
       ++m_out.dropped.lease_expired;
+      auto& t = tenant(obj.tenant_id);
+      ++t.objects.lease_expired;
+      t.lease_expired_bytes += committed_charge(obj);
       return;
     }
     for (const auto& r : obj.replicas) {
       if (!m_live && r.status != model::replica_status::complete) {
         ++m_out.dropped.non_complete;
+        auto& t = tenant(obj.tenant_id);
+        ++t.objects.non_complete;
+        t.non_complete_bytes += committed_charge(obj);
         return;
       }
     }
@@ -134,11 +143,27 @@ class StandbyShardVisitor : public ShardAnalyzer {
   [[nodiscard]] const std::string& error() const { return m_error; }
 
  private:
+  // Called under m_mutex.
+  StandbyTenantDrops& tenant(std::string_view id) {
+    auto it = m_out.tenants.find(id);
+    if (it == m_out.tenants.end()) it = m_out.tenants.emplace(std::string(id), StandbyTenantDrops{}).first;
+    return it->second;
+  }
+  // What the object would be charged: size x COMPLETE MEMORY replicas (quota-semantics.md §2.1).
+  static util::u128 committed_charge(const format::ObjectView& obj) {
+    std::uint64_t complete_memory = 0;
+    for (const auto& r : obj.replicas) {
+      if (r.type == model::replica_type::memory && r.status == model::replica_status::complete) ++complete_memory;
+    }
+    return util::clamped_mul(obj.size, complete_memory);
+  }
+
   StandbyStore& m_store;
   std::mutex& m_mutex;
   const SegmentEndpoints& m_endpoints;
   std::uint64_t m_now_ms;
   bool m_live;
+  bool m_keep_leases;  // LeaseModel::keep: no lease filter
   StandbyBootstrap& m_out;
   std::string m_error;
 };
@@ -162,13 +187,15 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
       store.registry()[seg.te_endpoint] = StandbySegment{seg.name, seg.te_endpoint, seg.size, true, ""};
     }
   };
-  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model, out);
+  StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model,
+                              options.lease_model, out);
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), &visitor);
   auto snap = scan_snapshot(dir, id, scan, workers);
   if (!snap.ok()) return snap.status();
   out.findings = std::move(snap->findings);
   if (!visitor.error().empty()) return Status::corruption("metadata: " + visitor.error());
   out.last_included_seq = snap->descriptor->last_included_seq;
+  out.created_at_ms = snap->descriptor->created_at_ms;
   return {};
 }
 
@@ -185,6 +212,7 @@ StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const st
     out.failure = s.message();
     out.objects_loaded = 0;
     out.last_included_seq = 0;
+    out.created_at_ms.reset();
     return out;
   }
   out.loaded = true;

@@ -6,7 +6,6 @@
 
 namespace moonquota::restore {
 
-const char* lease_model_name(LeaseModel model) { return model == LeaseModel::keep ? "keep" : "upstream"; }
 
 std::optional<LeaseModel> parse_lease_model(std::string_view name) {
   if (name == "upstream") return LeaseModel::upstream;
@@ -29,11 +28,11 @@ SurvivalAmount TenantSurvival::dropped_at(std::size_t p) const {
 std::size_t first_drop_point(const ShardTallyBuilder::Entry& object, const SurvivalOptions& options) {
   const auto& points = options.points_ms;
   // A non-COMPLETE replica is erased whatever the time; restore_filter checks it first.
-  if (restore_filter(object, 0) == RestoreDrop::non_complete) return 0;
+  if (restore_filter(object, 0, options.lease_model) == RestoreDrop::non_complete) return 0;
   if (options.lease_model == LeaseModel::keep) return points.size();
   // restore_filter is monotonic in the restore time: kept before lease_timeout, dropped from it on.
   auto it = std::partition_point(points.begin(), points.end(), [&](std::uint64_t at_ms) {
-    return restore_filter(object, at_ms) == RestoreDrop::kept;
+    return restore_filter(object, at_ms, options.lease_model) == RestoreDrop::kept;
   });
   return static_cast<std::size_t>(it - points.begin());
 }

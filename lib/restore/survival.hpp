@@ -29,10 +29,7 @@
 
 namespace moonquota::restore {
 
-// Whether the restore erases lease-expired objects: `upstream` (3b5a5941 does) or `keep` (what a
-// master that ignores leases at restore would keep; only non-COMPLETE objects are erased).
-enum class LeaseModel { upstream, keep };
-[[nodiscard]] const char* lease_model_name(LeaseModel model);
+// "upstream" | "keep" -> the LeaseModel (restored_state.hpp) of that name.
 [[nodiscard]] std::optional<LeaseModel> parse_lease_model(std::string_view name);
 
 // A sum over objects.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "support/snapshot_test_support.hpp"
@@ -22,7 +23,7 @@ struct Tallied {
 };
 
 Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t shard = 4,
-              ChargeModel model = ChargeModel::restore) {
+              ChargeModel model = ChargeModel::restore, std::optional<LeaseModel> lease = std::nullopt) {
   format::SegmentTable table;
   table.add({3, 4}, {model::segment_status::ok, true});
   format::ObjectView scratch;
@@ -32,7 +33,11 @@ Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t sha
   const std::string raw = test::shard_raw_in_order(objects);
   util::Status s = format::decode_shard(raw, shard, table, scratch, builder, out.findings);
   EXPECT_TRUE(s.ok()) << s.message();
-  builder.finish(shard, model, k_now, out.tally, out.findings);
+  if (lease) {
+    builder.finish(shard, model, k_now, out.tally, out.findings, *lease);
+  } else {
+    builder.finish(shard, model, k_now, out.tally, out.findings);  // the default lease model
+  }
   return out;
 }
 
@@ -133,6 +138,64 @@ TEST(ShardTally, LiveModelKeepsExpiredAndInFlightObjects) {
   EXPECT_TRUE(ra.evidence.dropped_non_complete_bytes == 30);
   EXPECT_TRUE(ra.evidence.in_flight_bytes == 14);  // evidence covers every decoded object in both models
   EXPECT_TRUE(restored.tally.tenants.at("b").evidence.dropped_non_complete_bytes == 9);
+}
+
+// The two lease models on the same shard (docs/accounting.md, "The two lease models"):
+//   a/expired  100 B x 2 MEMORY, lease now-1   upstream: lease-expired (200 B)   keep: kept, 200 B
+//   a/deadline   5 B x 1 MEMORY, lease now     upstream: lease-expired (5 B)     keep: kept, 5 B
+//   a/mixed     30 B MEMORY + DISK PROCESSING  non-COMPLETE in both (30 B)
+//   b/fresh      9 B x 1 MEMORY, lease now+1   kept in both, 9 B
+const std::vector<model::ObjectRecord>& lease_objects() {
+  static const std::vector<model::ObjectRecord> objects = {
+      make_object("a", "deadline", 5, {memory_replica(1, "3-4", 5)}, k_now),
+      make_object("a", "expired", 100, {memory_replica(2, "3-4", 100), memory_replica(3, "3-4", 100)}, k_now - 1),
+      make_object("a", "mixed", 30,
+                  {memory_replica(4, "3-4", 30), test::disk_replica(5, 30, model::replica_status::processing)}),
+      make_object("b", "fresh", 9, {memory_replica(6, "3-4", 9)}, k_now + 1)};
+  return objects;
+}
+
+TEST(ShardTally, UpstreamLeaseModelErasesLeasesAtOrBeforeTheRestoreTime) {
+  for (auto t : {tally(lease_objects(), 4, ChargeModel::restore, LeaseModel::upstream),
+                 tally(lease_objects(), 4, ChargeModel::restore)}) {  // upstream is the default
+    const auto& a = t.tally.tenants.at("a");
+    EXPECT_EQ(a.objects, 0u);
+    EXPECT_TRUE(a.charged_bytes == 0);
+    EXPECT_EQ(a.dropped.lease_expired, 2u);
+    EXPECT_EQ(a.dropped.non_complete, 1u);
+    EXPECT_TRUE(a.evidence.dropped_lease_expired_bytes == 205);
+    EXPECT_TRUE(a.evidence.dropped_non_complete_bytes == 30);
+    EXPECT_EQ(a.shards, 0u);
+    EXPECT_TRUE(t.tally.tenants.at("b").charged_bytes == 9);
+    EXPECT_EQ(t.tally.objects, 1u);
+    EXPECT_EQ(t.tally.dropped.lease_expired, 2u);
+  }
+}
+
+TEST(ShardTally, KeepLeaseModelKeepsExpiredLeasesButStillErasesNonComplete) {
+  auto t = tally(lease_objects(), 4, ChargeModel::restore, LeaseModel::keep);
+  const auto& a = t.tally.tenants.at("a");
+  EXPECT_EQ(a.objects, 2u);
+  EXPECT_TRUE(a.charged_bytes == 205);  // 100 x 2 + 5 x 1
+  EXPECT_EQ(a.shards, 1u);
+  EXPECT_EQ(a.dropped.lease_expired, 0u);
+  EXPECT_TRUE(a.evidence.dropped_lease_expired_bytes == 0);
+  EXPECT_EQ(a.dropped.non_complete, 1u);
+  EXPECT_TRUE(a.evidence.dropped_non_complete_bytes == 30);
+  EXPECT_TRUE(t.tally.tenants.at("b").charged_bytes == 9);
+  EXPECT_EQ(t.tally.objects, 3u);
+  EXPECT_EQ(t.tally.dropped.lease_expired, 0u);
+  EXPECT_EQ(t.tally.dropped.non_complete, 1u);
+}
+
+// The live model has no lease filter: the lease model changes nothing there.
+TEST(ShardTally, LeaseModelDoesNotChangeTheLiveModel) {
+  auto up = tally(lease_objects(), 4, ChargeModel::live, LeaseModel::upstream);
+  auto keep = tally(lease_objects(), 4, ChargeModel::live, LeaseModel::keep);
+  EXPECT_TRUE(up.tally.tenants.at("a").charged_bytes == 235);  // 200 + 5 + 30 (the MEMORY COMPLETE of mixed)
+  EXPECT_TRUE(keep.tally.tenants.at("a").charged_bytes == 235);
+  EXPECT_EQ(up.tally.objects, 4u);
+  EXPECT_EQ(keep.tally.objects, 4u);
 }
 
 }  // namespace

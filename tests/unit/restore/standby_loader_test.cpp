@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "restore/promotion_validation.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -20,8 +21,9 @@ class StandbyLoaderTest : public ::testing::Test {
     m_snapshot = test::cluster_root(m_dir.path() / "store") + "/" + std::string(test::k_s1.snapshot_id);
   }
   StandbyBootstrap load(unsigned threads = 2, std::uint64_t now_ms = test::k_s1_restore_time_ms,
-                        ChargeModel model = ChargeModel::restore) {
+                        ChargeModel model = ChargeModel::restore, LeaseModel lease = LeaseModel::upstream) {
     RestoreOptions options;
+    options.lease_model = lease;
     options.restore_time_ms = now_ms;
     options.threads = threads;
     options.charge_model = model;
@@ -56,6 +58,45 @@ TEST_F(StandbyLoaderTest, TheLiveModelSkipsTheBootstrapLeaseDrop) {
   ASSERT_TRUE(live.loaded) << live.failure;
   EXPECT_EQ(live.objects_loaded, baseline.objects_loaded);
   EXPECT_EQ(live.dropped.lease_expired, 0u);
+}
+
+// Per tenant: the lease-expired drops at year 2200 are every object, with the bytes the baseline
+// bootstrap's promotion charges each tenant (size x COMPLETE MEMORY replicas).
+TEST_F(StandbyLoaderTest, PerTenantDropsCarryTheChargeTheObjectsHad) {
+  const StandbyBootstrap baseline = load();
+  ASSERT_TRUE(baseline.loaded) << baseline.failure;
+  EXPECT_TRUE(baseline.tenants.empty()) << "nothing dropped at the real restore time";
+  const PromotionValidation charged = validate_promotion(m_store);
+  ASSERT_TRUE(charged.ok) << charged.failure;
+  constexpr std::uint64_t k_year_2200_ms = 7258118400000ULL;
+  const StandbyBootstrap late = load(2, k_year_2200_ms);
+  ASSERT_TRUE(late.loaded) << late.failure;
+  std::uint64_t objects = 0;
+  for (const auto& [tenant, tally] : charged.tenants) {
+    if (tally.objects == 0) continue;
+    ASSERT_EQ(late.tenants.count(tenant), 1u) << tenant;
+    const auto& d = late.tenants.find(tenant)->second;
+    EXPECT_EQ(d.objects.lease_expired, tally.objects) << tenant;
+    EXPECT_TRUE(d.lease_expired_bytes == tally.charged_bytes) << tenant;
+    EXPECT_EQ(d.objects.non_complete + d.objects.size_zero + d.objects.invalid_memory, 0u) << tenant;
+    objects += d.objects.lease_expired;
+  }
+  EXPECT_EQ(objects, late.dropped.lease_expired);
+}
+
+// --lease-model keep on the promote path: the bootstrap's lease filter is off, its other filters
+// stay (the genuine s1 store has no size-0, non-COMPLETE or invalid-MEMORY object: the baseline).
+TEST_F(StandbyLoaderTest, TheKeepLeaseModelSkipsTheBootstrapLeaseDropOnly) {
+  const StandbyBootstrap baseline = load();
+  ASSERT_TRUE(baseline.loaded) << baseline.failure;
+  constexpr std::uint64_t k_year_2200_ms = 7258118400000ULL;
+  const StandbyBootstrap keep = load(2, k_year_2200_ms, ChargeModel::restore, LeaseModel::keep);
+  ASSERT_TRUE(keep.loaded) << keep.failure;
+  EXPECT_EQ(keep.objects_loaded, baseline.objects_loaded);
+  EXPECT_EQ(keep.dropped.lease_expired, 0u);
+  EXPECT_EQ(keep.dropped.non_complete, baseline.dropped.non_complete);
+  EXPECT_EQ(keep.dropped.size_zero, baseline.dropped.size_zero);
+  EXPECT_EQ(keep.dropped.invalid_memory, baseline.dropped.invalid_memory);
 }
 
 TEST_F(StandbyLoaderTest, AMissingDescriptorFailsTheLoadNamingTheFile) {

@@ -1,0 +1,25 @@
+// Per-tenant drops of a restore (quota::DropTable) as JSON fields and as a text table, shared by
+// quota-rebuild and quota-reconcile (docs/cli/quota-rebuild.md, "Per-tenant drops").
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "quota/tenant_drops.hpp"
+
+namespace moonquota::report {
+
+// {"non_complete": {"objects", "bytes"}, "lease_expired": {...}, then "undecodable": {"objects"}
+// (restore path) or "size_zero" and "invalid_memory": {"objects"} (standby bootstrap)}.
+[[nodiscard]] nlohmann::ordered_json tenant_drops_json(const quota::TenantDrops& drops, bool standby);
+
+// The tenant's drops in `table` (zeros when it has none; charged_bytes_without_drops = charged_bytes).
+[[nodiscard]] quota::TenantDrops drops_of(const quota::DropTable& table, const std::string& tenant,
+                                          std::uint64_t charged_bytes);
+
+// "DROPPED BY THE RESTORE" (or "... BY THE STANDBY BOOTSTRAP") and one row per tenant with a drop;
+// nothing when no tenant has one. Starts with an empty line.
+void render_drop_table(const quota::DropTable& table, std::ostream& out);
+
+}  // namespace moonquota::report
