@@ -77,7 +77,7 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   auto cap = quota::parse_capacity(f.capacity);
   if (!cap.ok()) return cap.status();
   r.restore.restore_time_ms = *when;
-  r.restore.lease_model = f.lease_model == "keep" ? restore::LeaseModel::keep : restore::LeaseModel::upstream;
+  r.restore.lease_model = restore::parse_lease_model(f.lease_model).value_or(restore::LeaseModel::upstream);
   r.capacity = *cap;
   r.restore.threads = threads == 0 ? util::default_thread_count() : threads;
   if (!f.policy.empty()) r.policy_file = f.policy;

@@ -80,10 +80,13 @@ Json report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) 
   Json j = header_json(r.context, snap, k_schema);
   j["path"] = "restore";
   j["lease_model"] = restore::lease_model_name(r.lease_model);
-  j["snapshot"] = {{"snapshot_id", r.context.selected.snapshot_id},
-                   {"created_at_ms", r.created_at_ms},
-                   {"now_ms", r.now_ms},
-                   {"age_now_ms", static_cast<std::int64_t>(r.now_ms) - r.created_at_ms}};
+  // The shared header's block (id, created_at_ms, created_at, age_at_restore_ms), plus survival's
+  // own reading of "now" (the --restore-time).
+  Json& snapshot = j["snapshot"];
+  snapshot["snapshot_id"] = r.context.selected.snapshot_id;
+  snapshot["created_at_ms"] = r.created_at_ms;
+  snapshot["now_ms"] = r.now_ms;
+  snapshot["age_now_ms"] = static_cast<std::int64_t>(r.now_ms) - r.created_at_ms;
   Json points = Json::array();
   for (const auto& p : r.points) {
     Json pj = point_json(p);
@@ -146,9 +149,8 @@ std::string point_label(const inspect::SurvivalPoint& p) {
 void render_text(const SurvivalReport& r, const restore::ScannedSnapshot& snap, std::ostream& out) {
   render_header_text(r.context, snap, out);
   const std::int64_t age = static_cast<std::int64_t>(r.now_ms) - r.created_at_ms;
-  out << "created_at:  " << r.created_at_ms << " (" << utc_text(static_cast<std::uint64_t>(r.created_at_ms))
-      << "); now " << r.now_ms << " (" << utc_text(r.now_ms) << "): " << (age >= 0 ? "age " : "created ")
-      << delay_text(age) << (age >= 0 ? "" : " in the future") << "\n";
+  // The header's `created:` line gives created_at and the age at --restore-time, which is "now" here.
+  if (age < 0) out << "note:        the snapshot was created " << delay_text(-age) << " after now\n";
   out << "path:        " << path_text() << "\n";
   out << "lease model: " << lease_text(r.lease_model) << "\n\n";
   TextTable table;

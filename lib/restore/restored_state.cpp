@@ -9,6 +9,12 @@ const char* charge_model_name(ChargeModel model) { return model == ChargeModel::
 
 const char* lease_model_name(LeaseModel model) { return model == LeaseModel::keep ? "keep" : "upstream"; }
 
+std::optional<LeaseModel> parse_lease_model(std::string_view name) {
+  if (name == "upstream") return LeaseModel::upstream;
+  if (name == "keep") return LeaseModel::keep;
+  return std::nullopt;
+}
+
 void TenantEvidence::record_object(std::uint64_t size, std::uint32_t processing_memory, std::uint32_t removed_memory) {
   if (processing_memory > 0) {
     in_flight_bytes += util::clamped_mul(size, processing_memory);

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/finding.hpp"
@@ -51,6 +52,8 @@ enum class LeaseModel {
 };
 
 [[nodiscard]] const char* lease_model_name(LeaseModel model);
+// "upstream" | "keep" -> that model; nullopt for any other name.
+[[nodiscard]] std::optional<LeaseModel> parse_lease_model(std::string_view name);
 
 // A write in flight when the metadata was written: an object with PROCESSING MEMORY replicas.
 struct InFlightWrite {

@@ -6,13 +6,6 @@
 
 namespace moonquota::restore {
 
-
-std::optional<LeaseModel> parse_lease_model(std::string_view name) {
-  if (name == "upstream") return LeaseModel::upstream;
-  if (name == "keep") return LeaseModel::keep;
-  return std::nullopt;
-}
-
 SurvivalAmount TenantSurvival::kept_at(std::size_t p) const {
   SurvivalAmount sum;
   for (std::size_t d = p + 1; d < first_dropped_at.size(); ++d) sum += first_dropped_at[d];

@@ -29,9 +29,6 @@
 
 namespace moonquota::restore {
 
-// "upstream" | "keep" -> the LeaseModel (restored_state.hpp) of that name.
-[[nodiscard]] std::optional<LeaseModel> parse_lease_model(std::string_view name);
-
 // A sum over objects.
 struct SurvivalAmount {
   std::uint64_t objects = 0;
