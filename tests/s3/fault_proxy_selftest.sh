@@ -9,14 +9,8 @@ set -uo pipefail
 source_dir="${1:-$(cd "$(dirname "$0")/../.." && pwd)}"
 proxy_py="$source_dir/tests/support/s3_fault_proxy.py"
 
-if [[ -z "${S3_PORT:-}" || -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  if [[ "${CI:-}" == "true" ]]; then
-    echo "FAIL: S3_PORT is not set (CI=true): run under scripts/with-services.sh after scripts/setup.sh" >&2
-    exit 1
-  fi
-  echo "SKIP: S3_PORT is not set: run under scripts/with-services.sh (s3rver from scripts/setup.sh)"
-  exit 77
-fi
+source "$source_dir/tests/s3/common.sh"
+s3_require_server
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/fault-proxy-selftest.XXXXXX")"
 proxy_pid=""

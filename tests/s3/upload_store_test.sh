@@ -9,19 +9,11 @@ set -uo pipefail
 source_dir="${1:-$(cd "$(dirname "$0")/../.." && pwd)}"
 upload="$source_dir/tests/s3/upload_store.sh"
 
-if [[ -z "${S3_PORT:-}" || -z "${MOONQUOTA_S3_ENDPOINT:-}" ]]; then
-  if [[ "${CI:-}" == "true" ]]; then
-    echo "FAIL: S3_PORT is not set (CI=true): run under scripts/with-services.sh after scripts/setup.sh" >&2
-    exit 1
-  fi
-  echo "SKIP: S3_PORT is not set: run under scripts/with-services.sh (s3rver from scripts/setup.sh)"
-  exit 77
-fi
+source "$source_dir/tests/s3/common.sh"
+s3_require_server
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/upload-store-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 s3=(curl -sS --aws-sigv4 "aws:amz:us-east-1:s3"
   --user "$MOONQUOTA_S3_ACCESS_KEY_ID:$MOONQUOTA_S3_SECRET_ACCESS_KEY"
   -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")
