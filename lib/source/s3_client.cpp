@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -78,6 +80,15 @@ CURL* thread_handle() {
   thread_local Handle handle;
   if (handle.curl != nullptr) curl_easy_reset(handle.curl);
   return handle.curl;
+}
+
+// A decimal header or XML value: digits only (no sign, space or '+' that strtoull would take, so
+// "-1" is never read as 2^64-1), within 64 bits.
+std::optional<std::uint64_t> decimal(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 std::string lower(std::string s) {
@@ -412,12 +423,9 @@ util::Result<S3ObjectInfo> S3Client::head(const S3Location& object) {
     const CURLcode code = request.perform(ex);
     Attempt a = request.judge(code, ex, object.bucket);
     if (!a.status.ok()) return a;
-    const std::string length = ex.header("content-length");
-    char* end = nullptr;
-    info.size = std::strtoull(length.c_str(), &end, 10);
-    if (length.empty() || end == nullptr || *end != '\0') {
-      return {Status::corruption("answer has no Content-Length"), false};
-    }
+    const auto length = decimal(ex.header("content-length"));
+    if (!length) return {Status::corruption("answer has no Content-Length"), false};
+    info.size = *length;
     fill_info(ex, info);
     return a;
   });
@@ -487,10 +495,9 @@ Status S3Client::get_range(const S3Location& object, std::uint64_t offset, std::
       // A complete answer with fewer bytes: the object is shorter than the range.
       const std::string range = ex.header("content-range");
       const auto slash = range.rfind('/');
-      const std::uint64_t total =
-          slash == std::string::npos ? 0 : std::strtoull(range.c_str() + slash + 1, nullptr, 10);
-      if (slash != std::string::npos && total < offset + bytes) {
-        return {Status::corruption("the object has " + std::to_string(total) + " bytes, fewer than the " +
+      const auto total = slash == std::string::npos ? std::nullopt : decimal(std::string_view(range).substr(slash + 1));
+      if (total && *total < offset + bytes) {
+        return {Status::corruption("the object has " + std::to_string(*total) + " bytes, fewer than the " +
                                    std::to_string(offset + bytes) + " the read needs"),
                 false};
       }
@@ -539,9 +546,9 @@ util::Result<std::vector<S3ObjectInfo>> S3Client::list(const std::string& bucket
         auto key = xml_first(contents, "Key");
         auto size = xml_first(contents, "Size");
         if (!key || !size) return {Status::unavailable("a listed object has no Key or Size"), true};
-        char* end = nullptr;
-        info.size = std::strtoull(size->c_str(), &end, 10);
-        if (size->empty() || *end != '\0') return {Status::unavailable("listed size '" + *size + "'"), true};
+        const auto listed_size = decimal(*size);
+        if (!listed_size) return {Status::unavailable("listed size '" + *size + "'"), true};
+        info.size = *listed_size;
         info.key = std::move(*key);
         info.etag = xml_first(contents, "ETag").value_or("");
         items.push_back(std::move(info));

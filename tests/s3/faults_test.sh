@@ -75,6 +75,12 @@ expect "short bodies" "body truncated at byte [0-9]+ of [0-9]+" err
 run "a listing that is not XML" 0 --rule 'GET:list-type=2:garbage-xml:1'
 expect "garbage listing" "not a ListObjectsV2 result" err
 
+# A listed size that is not a plain decimal (strtoull would read "-1" as 2^64-1): never a size.
+for bad in -1 +5 18446744073709551616; do
+  run "a listing with size '$bad'" 4 --rule "GET:list-type=2:listing-size-$bad:all" -- --s3-max-attempts 2
+  grep -qF "listed size '$bad'" "$work/err" || fail "listing size $bad: the error does not name it"
+done
+
 run "a stall longer than the request timeout" 0 --rule 'GET:/metadata:delay-2500:1'
 expect "stall" "timed out after 1000 ms waiting for the answer" err
 

@@ -22,6 +22,8 @@ FAULTs:
                   the body are sent, then the connection is reset (RST)
   short-body      forwarded; the true Content-Length, half the body, then a clean close (FIN)
   delay-MS        wait MS milliseconds, then forward
+  listing-size-V  200 with a well-formed one-object ListObjectsV2 page whose <Size> is V, taken
+                  as text ("-1", "1e3", "18446744073709551616"); not forwarded
   crc32c-VALUE    forwarded; the answer carries `x-amz-checksum-crc32c: VALUE` (base64, replacing
                   any the server sent), as a server that stores upstream's checksums would answer
                   a GET or HEAD with x-amz-checksum-mode: ENABLED (s3rver keeps none)
@@ -75,7 +77,8 @@ class Rule:
             raise ValueError(f"rule {text!r}: expected METHOD:SUBSTRING:FAULT:COUNT")
         if fault not in FAULTS_WITHOUT_ARGUMENT:
             if not ((fault.startswith("delay-") and fault[len("delay-"):].isdigit())
-                    or (fault.startswith("crc32c-") and len(fault) > len("crc32c-"))):
+                    or (fault.startswith("crc32c-") and len(fault) > len("crc32c-"))
+                    or (fault.startswith("listing-size-") and len(fault) > len("listing-size-"))):
                 raise ValueError(f"rule {text!r}: unknown fault {fault!r}")
         if count == "all":
             self.remaining = None
@@ -157,6 +160,14 @@ class Handler(BaseHTTPRequestHandler):
             proxy.log(method, path, what, 200)
             self.answer(200, "OK", [("Content-Type", "application/xml")],
                         b"this is not XML <ListBucketResult><Contents><Key>oops")
+            return
+        if fault and fault.startswith("listing-size-"):
+            proxy.log(method, path, what, 200)
+            size = fault[len("listing-size-"):]
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult><KeyCount>1</KeyCount>'
+                    '<IsTruncated>false</IsTruncated><Contents><Key>k</Key><Size>' + size +
+                    '</Size></Contents></ListBucketResult>').encode()
+            self.answer(200, "OK", [("Content-Type", "application/xml")], body)
             return
         if fault == "reset-before":
             proxy.log(method, path, what, "-")
