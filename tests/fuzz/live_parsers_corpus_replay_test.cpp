@@ -47,9 +47,11 @@ TEST(LiveParsersFuzzCorpus, TenantList) { EXPECT_GE(replay("tenant_list", run_te
 TEST(LiveParsersFuzzCorpus, TenantMetrics) { EXPECT_GE(replay("tenant_metrics", run_tenant_metrics), 3); }
 TEST(LiveParsersFuzzCorpus, PolicyYaml) { EXPECT_GE(replay("policy_yaml", run_policy_yaml), 3); }
 TEST(LiveParsersFuzzCorpus, StructPack) { EXPECT_GE(replay("struct_pack", run_struct_pack), 3); }
+TEST(LiveParsersFuzzCorpus, S3Answers) { EXPECT_GE(replay("s3_answers", run_s3_answers), 3); }
 
 TEST(LiveParsersFuzzCorpus, EntriesTolerateTinyInputs) {
-  for (Entry entry : {run_prometheus_text, run_tenant_list, run_tenant_metrics, run_policy_yaml, run_struct_pack}) {
+  for (Entry entry :
+       {run_prometheus_text, run_tenant_list, run_tenant_metrics, run_policy_yaml, run_struct_pack, run_s3_answers}) {
     tiny_inputs(entry);
   }
 }

@@ -13,10 +13,13 @@
 #include "format/oplog_payloads.hpp"
 #include "format/policy_yaml.hpp"
 #include "format/struct_pack_reader.hpp"
+#include "inspect/survival_points.hpp"
 #include "model/tenant_id.hpp"
 #include "reconcile/prometheus_text.hpp"
 #include "reconcile/tenant_list.hpp"
 #include "reconcile/tenant_metrics.hpp"
+#include "source/s3_url.hpp"
+#include "source/s3_xml.hpp"
 #include "util/checked_math.hpp"
 
 namespace moonquota::fuzz {
@@ -368,6 +371,34 @@ int run_struct_pack(const std::uint8_t* data, std::size_t size) {
           });
       break;
   }
+  return 0;
+}
+
+int run_s3_answers(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text = as_text(data, size);
+  // S3 XML answers: every element is a view into the body; decoding never grows past the input
+  // by more than UTF-8 expansion of a numeric reference (at most 4 bytes for 3+ input bytes).
+  for (const char* tag : {"Contents", "Key", "Code", "Message", "IsTruncated", "NextContinuationToken"}) {
+    for (std::string_view element : source::xml_elements(text, tag)) {
+      check(element.data() >= text.data() && element.data() + element.size() <= text.data() + text.size());
+      check(source::xml_unescape(element).size() <= element.size() * 2);
+    }
+    if (auto first = source::xml_first(text, tag)) check(first->size() <= text.size() * 2);
+  }
+  const std::string raw(text);
+  check(source::xml_unescape(source::xml_escape(raw)) == raw);
+  // Locations: what parses writes back to the same bucket and key.
+  const std::string url = std::string(source::k_s3_scheme) + raw;
+  auto parsed = source::parse_s3_url(url);
+  check_error(parsed);
+  if (parsed.ok()) {
+    auto again = source::parse_s3_url(source::s3_url(*parsed));
+    check(again.ok() && again->bucket == parsed->bucket && again->key == parsed->key);
+  }
+  auto resolved = source::resolve_store_location(url, "fuzz-bucket");
+  check_error(resolved);
+  if (resolved.ok()) check(source::parse_s3_url(*resolved).ok());
+  check_error(inspect::parse_survival_points(raw));
   return 0;
 }
 

@@ -18,6 +18,11 @@
 //                        type code when op byte 0 is odd); position and error invariants. The
 //                        buffer also goes through the three payload decoders (byte 0 % 3) and
 //                        re-encodes stably in its own form.
+//   run_s3_answers       the S3 answer and location readers (issue 12): xml_first/xml_elements
+//                        on the input as an S3 XML body (elements are views into it, an escaped
+//                        text unescapes to itself), parse_s3_url / resolve_store_location (what
+//                        parses writes back to the same location), and parse_survival_points
+//                        (issue 13's --at list): each either parses or says why.
 #pragma once
 
 #include <cstddef>
@@ -30,5 +35,6 @@ int run_tenant_list(const std::uint8_t* data, std::size_t size);
 int run_tenant_metrics(const std::uint8_t* data, std::size_t size);
 int run_policy_yaml(const std::uint8_t* data, std::size_t size);
 int run_struct_pack(const std::uint8_t* data, std::size_t size);
+int run_s3_answers(const std::uint8_t* data, std::size_t size);
 
 }  // namespace moonquota::fuzz
