@@ -34,8 +34,8 @@ std::optional<std::pair<std::string_view, std::size_t>> find_element(std::string
     if (start == std::string_view::npos) return std::nullopt;
     const auto after = start + open.size();
     if (after >= xml.size()) return std::nullopt;
-    if (xml[after] == '/') {  // <Tag/>
-      return std::make_pair(std::string_view(), after + 2);
+    if (xml.substr(after, 2) == "/>") {  // <Tag/>: empty, as a view into the body
+      return std::make_pair(xml.substr(after, 0), after + 2);
     }
     if (xml[after] != '>' && xml[after] != ' ') {  // <TagLonger>
       pos = after;

@@ -39,6 +39,18 @@ TEST(S3Xml, ErrorBody) {
   EXPECT_EQ(xml_first(body, "BucketName"), "missing");
 }
 
+TEST(S3Xml, OnlyASlashAndGreaterThanCloseATagItself) {
+  // "<IsTruncated/IsTrun..." is not a self-closing tag (found by fuzz_s3_answers); an empty
+  // element is still a view into the body.
+  const std::string body = "<R><IsTruncated/IsTrun><IsTruncated>true</IsTruncated><Prefix/></R>";
+  EXPECT_EQ(xml_first(body, "IsTruncated"), "true");
+  const auto prefix = xml_elements(body, "Prefix");
+  ASSERT_EQ(prefix.size(), 1u);
+  EXPECT_TRUE(prefix[0].empty());
+  EXPECT_GE(prefix[0].data(), body.data());
+  EXPECT_LE(prefix[0].data(), body.data() + body.size());
+}
+
 TEST(S3Xml, SelfClosingTagIsEmpty) {
   EXPECT_EQ(xml_first("<R><Prefix/><Key>k</Key></R>", "Prefix"), "");
   EXPECT_EQ(xml_first("<R><Prefix/><Key>k</Key></R>", "Key"), "k");
