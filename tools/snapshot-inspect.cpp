@@ -78,7 +78,10 @@ SourceOptions add_source_flags(CLI::App& app, Flags& f) {
 // only by the redis catalog.
 Status check_source_flags(const SourceOptions& o, const Flags& f) {
   if (o.snapshot_dir->count() > 0) {
-    const std::string ignored = mq::tools::first_given({o.cluster_id, o.snapshot, o.catalog, o.redis});
+    // survival --path promote reads the OpLog of --cluster-id beside the one directory.
+    const bool oplog_cluster = f.request.path == "promote";
+    const std::string ignored =
+        mq::tools::first_given({oplog_cluster ? nullptr : o.cluster_id, o.snapshot, o.catalog, o.redis});
     if (!ignored.empty()) {
       return Status::invalid_argument(ignored +
                                       " does not apply to --snapshot-dir, which reads that one snapshot directory");
@@ -144,7 +147,17 @@ int main(int argc, char** argv) {
                    "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS, now "
                    "(--restore-time)")
       ->default_str(f.request.at);
-  survival->add_option("--path", f.request.path, "restore (promote: not modelled yet)")->default_str("restore");
+  survival
+      ->add_option("--path", f.request.path,
+                   "restore (a master restores the snapshot) | promote (a standby bootstraps from it at each point, "
+                   "replays the OpLog and is promoted)")
+      ->default_str("restore")
+      ->check(CLI::IsMember({"restore", "promote"}));
+  auto* oplog_etcd =
+      survival->add_option("--oplog-etcd", f.request.oplog.etcd, "promote: read the OpLog from etcd HOST:PORT");
+  survival->add_option("--oplog-file", f.request.oplog.file, "promote: read the OpLog from an export file")
+      ->excludes(oplog_etcd);
+  survival->add_option("--until-seq", f.request.until_seq, "promote: replay the OpLog only up to sequence N");
   survival->add_option("--lease-model", f.request.lease_model, "upstream | keep (leases ignored at restore)")
       ->default_str("upstream");
   mq::tools::show_shared_flags_in_subcommand_help(app);
@@ -163,6 +176,7 @@ int main(int argc, char** argv) {
     return mq::tools::fail(k_tool, Status::invalid_argument("--format html is offered by survival only"));
   }
   request.restore_time_ms = *when;
+  request.oplog.net.log = mq::tools::net_log();
   request.threads = f.common.threads == 0 ? mq::util::default_thread_count() : f.common.threads;
   request.format = mq::tools::output_format(f.common);
   request.progress = progress_printer(f);

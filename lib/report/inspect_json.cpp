@@ -203,7 +203,7 @@ Json header_json(const InspectContext& ctx, const restore::ScannedSnapshot& snap
   j["source"] = source_json(ctx.selected, snap);
   j["restore_time_ms"] = ctx.restore_time_ms;
   j["snapshot"] = snapshot_age_json(ctx, snap);
-  j["master"] = master_json(ctx.verdict);
+  j["master"] = ctx.verdict_applies ? master_json(ctx.verdict) : Json(nullptr);
   return j;
 }
 

@@ -22,6 +22,9 @@ using Json = nlohmann::ordered_json;
 struct InspectContext {
   inspect::SelectedSnapshot selected;
   inspect::MasterVerdict verdict;
+  // false where the master's restore verdict is not what the report models (survival --path
+  // promote: the standby's bootstrap decides there): no `master:` line, JSON "master": null.
+  bool verdict_applies = true;
   std::uint64_t restore_time_ms = 0;
 };
 

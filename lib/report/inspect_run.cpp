@@ -14,6 +14,7 @@
 #include "report/inspect_summary_report.hpp"
 #include "report/inspect_verify_report.hpp"
 #include "report/survival_report.hpp"
+#include "restore/promote_survival.hpp"
 #include "restore/survival.hpp"
 
 namespace moonquota::report {
@@ -208,39 +209,69 @@ util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostrea
   return outcome;
 }
 
+// Flags of survival that contradict its --path: exit 2 before anything is read.
+Status check_survival_path(const InspectRequest& request) {
+  if (request.path == "restore") {
+    if (request.oplog.given() || request.until_seq) {
+      return Status::invalid_argument(
+          "--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq, or use --path promote");
+    }
+    return {};
+  }
+  if (request.path != "promote") {
+    return Status::invalid_argument("--path '" + request.path + "' is not restore or promote");
+  }
+  if (!request.oplog.given()) return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  if (request.selection.snapshot != "latest" && !request.selection.snapshot.empty()) {
+    return Status::invalid_argument("--snapshot " + request.selection.snapshot +
+                                    ": a standby bootstraps from the catalog's latest snapshot only (no fallback); "
+                                    "drop --snapshot, or give that snapshot's directory with --snapshot-dir");
+  }
+  return {};
+}
+
 util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::ostream& out) {
   // Flags first (exit 2 before the store is read).
   auto lease_model = restore::parse_lease_model(request.lease_model);
   if (!lease_model) {
     return Status::invalid_argument("--lease-model '" + request.lease_model + "' is not upstream or keep");
   }
-  if (request.path == "promote") {
-    return Status::unsupported(
-        "--path promote (the standby bootstrap's filters) is not modelled by survival yet; use --path restore");
-  }
-  if (request.path != "restore") return Status::invalid_argument("--path '" + request.path + "' is not restore");
+  MQ_RETURN_IF_ERROR(check_survival_path(request));
+  const bool promote = request.path == "promote";
   MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
-  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  InspectRequest selected_request = request;
+  if (promote && selected_request.selection.snapshot.empty()) selected_request.selection.snapshot = "latest";
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(selected_request));
   const auto& sel = p.context.selected;
   // created_at comes from descriptor.txt, read before the points can be resolved; the header
   // read (segments included) is released before the shards are read.
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.decode_tasks = false;
+  MQ_ASSIGN_OR_RETURN(
+      restore::ScannedSnapshot header,
+      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
   std::optional<std::int64_t> created_at;
-  std::string descriptor_error;
-  {
-    restore::ScanOptions header_options = p.scan;
-    header_options.decode_shards = false;
-    header_options.decode_tasks = false;
-    MQ_ASSIGN_OR_RETURN(
-        restore::ScannedSnapshot header,
-        naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
-    if (header.descriptor) created_at = header.descriptor->created_at_ms;
-    descriptor_error = header.descriptor_error;
-  }
-  MQ_ASSIGN_OR_RETURN(std::vector<inspect::SurvivalPoint> points,
-                      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, descriptor_error));
+  if (header.descriptor) created_at = header.descriptor->created_at_ms;
+  MQ_ASSIGN_OR_RETURN(
+      std::vector<inspect::SurvivalPoint> points,
+      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, header.descriptor_error));
   restore::SurvivalOptions options;
   options.lease_model = *lease_model;
   for (const auto& point : points) options.points_ms.push_back(point.at_ms);
+  if (promote) {
+    restore::ReplayOptions replay;
+    replay.until_seq = request.until_seq;
+    MQ_ASSIGN_OR_RETURN(
+        restore::PromoteSurvival survival,
+        restore::survive_promotion(selected_request.selection, request.oplog, p.restore, replay, options));
+    p.context.verdict_applies = false;
+    const SurvivalReport report =
+        build_promote_survival_report(p.context, survival, points, *lease_model, *created_at, request.restore_time_ms);
+    render_survival(report, header, request.format, out);
+    return InspectOutcome{};
+  }
+  header = {};
   MQ_ASSIGN_OR_RETURN(
       restore::SurvivalScan scan,
       naming_snapshot(restore::scan_survival(sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads),

@@ -14,6 +14,7 @@
 #include "inspect/object_listing.hpp"
 #include "report/inspect_json.hpp"
 #include "restore/restore_path.hpp"
+#include "source/oplog_source.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::report {
@@ -57,7 +58,9 @@ struct InspectRequest {
   // survival (restore_time_ms is its `now`)
   std::string at = "0,1s,2s,5s,10s,30s,1m,5m,1h";  // inspect::k_default_survival_points
   std::string lease_model = "upstream";            // upstream | keep
-  std::string path = "restore";                    // restore (promote: not modelled yet)
+  std::string path = "restore";                    // restore | promote
+  source::OpLogSelection oplog;                    // promote: the OpLog tail the standby replays
+  std::optional<std::uint64_t> until_seq;          // promote: replay up to this sequence
 };
 
 struct InspectOutcome {

@@ -98,7 +98,7 @@ void render_header_text(const InspectContext& ctx, const restore::ScannedSnapsho
     out << "descriptor:  none (" << snap.descriptor_error << ")\n";
   }
   out << "manifest:    " << text_of(snap.manifest) << "\n";
-  render_master_text(ctx.verdict, out);
+  if (ctx.verdict_applies) render_master_text(ctx.verdict, out);
 }
 
 void render_master_text(const inspect::MasterVerdict& v, std::ostream& out) {

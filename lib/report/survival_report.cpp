@@ -1,6 +1,7 @@
 #include "report/survival_report.hpp"
 
 #include <ctime>
+#include <set>
 #include <string>
 
 #include "report/inspect_summary_report.hpp"
@@ -31,7 +32,37 @@ std::string utc_text(std::uint64_t ms) {
   return out;
 }
 
-const char* path_text() { return "restore (the master's restore: the post-restore filter, snapshot-format.md §10)"; }
+std::string path_text(const SurvivalReport& r) {
+  if (r.path != "promote") return "restore (the master's restore: the post-restore filter, snapshot-format.md §10)";
+  std::string s =
+      "promote (a standby bootstraps from the latest snapshot at each point (snapshot-format.md §11), replays the "
+      "OpLog tail";
+  if (r.oplog && r.oplog->prefix_missing) {
+    s += " (" + r.oplog->origin +
+         ": no durable_prefix for this cluster, nothing replayed; is --cluster-id the OpLog's?)";
+  } else if (r.oplog) {
+    s += " from sequence " + std::to_string(r.oplog->first_expected) + " to " + std::to_string(r.oplog->applied_seq) +
+         " (" + r.oplog->origin + ")";
+  }
+  s += " and is promoted (oplog-format.md §15-§16))";
+  return s;
+}
+
+// A point at which the promoted master holds less than the bootstrap and the OpLog give it.
+std::string promotion_note(const SurvivalPointRows& p) {
+  if (!p.promotion) return {};
+  std::string s;
+  if (!p.promotion->bootstrap_failure.empty()) {
+    s += "the standby's bootstrap fails (" + p.promotion->bootstrap_failure +
+         "): it starts EMPTY and replays the OpLog from sequence 1";
+  }
+  if (p.promotion->starts_empty) {
+    if (!s.empty()) s += "; ";
+    s += "the promotion validation fails (" + p.promotion->failure +
+         "): the promoted master serves EMPTY metadata, every charge 0";
+  }
+  return s;
+}
 
 const char* lease_text(restore::LeaseModel model) {
   return model == restore::LeaseModel::keep
@@ -74,11 +105,27 @@ Json point_json(const SurvivalPointRows& p) {
   return j;
 }
 
+Json promotion_json(const SurvivalPromotion& p) {
+  Json j;
+  j["bootstrap_loaded"] = p.bootstrap_loaded;
+  j["bootstrap_failure"] = p.bootstrap_failure.empty() ? Json(nullptr) : Json(p.bootstrap_failure);
+  j["starts_empty"] = p.starts_empty;
+  j["failure"] = p.failure.empty() ? Json(nullptr) : Json(p.failure);
+  return j;
+}
+
 Json optional_ms(const std::optional<std::int64_t>& ms) { return ms ? Json(*ms) : Json(nullptr); }
 
 Json report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) {
   Json j = header_json(r.context, snap, k_schema);
-  j["path"] = "restore";
+  j["path"] = r.path;
+  if (r.oplog) {
+    j["oplog"] = {{"origin", r.oplog->origin},
+                  {"first_expected_seq", r.oplog->first_expected},
+                  {"applied_seq", r.oplog->applied_seq},
+                  {"per_point_runs", r.oplog->per_point_runs},
+                  {"durable_prefix_missing", r.oplog->prefix_missing}};
+  }
   j["lease_model"] = restore::lease_model_name(r.lease_model);
   // The shared header's block (id, created_at_ms, created_at, age_at_restore_ms), plus survival's
   // own reading of "now" (the --restore-time).
@@ -90,6 +137,7 @@ Json report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) 
   Json points = Json::array();
   for (const auto& p : r.points) {
     Json pj = point_json(p);
+    if (p.promotion) pj["promotion"] = promotion_json(*p.promotion);
     pj["totals"] = amount_json(p.totals);
     Json tenants = Json::array();
     for (const auto& t : p.tenants) {
@@ -121,9 +169,10 @@ void render_ndjson(const SurvivalReport& r, std::ostream& out) {
       Json j;
       j["schema"] = k_schema;
       j["snapshot_id"] = r.context.selected.snapshot_id;
-      j["path"] = "restore";
+      j["path"] = r.path;
       j["lease_model"] = restore::lease_model_name(r.lease_model);
       j.update(point_json(p));
+      if (p.promotion) j["starts_empty"] = p.promotion->starts_empty;
       put_bytes(j, "tenant_id", t.tenant_id);
       j.update(amount_json(t));
       out << dump_inspect_json(j, -1) << "\n";
@@ -151,7 +200,7 @@ void render_text(const SurvivalReport& r, const restore::ScannedSnapshot& snap, 
   const std::int64_t age = static_cast<std::int64_t>(r.now_ms) - r.created_at_ms;
   // The header's `created:` line gives created_at and the age at --restore-time, which is "now" here.
   if (age < 0) out << "note:        the snapshot was created " << delay_text(-age) << " after now\n";
-  out << "path:        " << path_text() << "\n";
+  out << "path:        " << path_text(r) << "\n";
   out << "lease model: " << lease_text(r.lease_model) << "\n\n";
   TextTable table;
   for (const char* h : {"point", "at (UTC)", "delay", "tenant"}) table.add_column(h, L);
@@ -171,7 +220,19 @@ void render_text(const SurvivalReport& r, const restore::ScannedSnapshot& snap, 
   }
   table.render(out);
   out << "(* added: delay 0 is the reference of the columns below, `now` what a restore right now keeps; "
-         "kept = share of the charge kept)\n\n";
+         "kept = share of the charge kept)\n";
+  if (r.path == "promote") {
+    out << "(promote: kept = what the promoted master holds, snapshot and OpLog tail; dropped = what the standby's "
+           "bootstrap drops)\n";
+    if (r.oplog && r.oplog->per_point_runs) {
+      out << "(the bootstrap fails with leases ignored, so each point ran the whole promotion at its instant)\n";
+    }
+  }
+  for (const auto& p : r.points) {
+    const std::string note = promotion_note(p);
+    if (!note.empty()) out << "!! at " << point_label(p.point) << ": " << note << "\n";
+  }
+  out << "\n";
   TextTable decay;
   decay.add_column("tenant", L);
   decay.add_column("charged at delay 0", R);
@@ -192,7 +253,7 @@ void render_html(const SurvivalReport& r, std::ostream& out) {
       << "</style></head><body>\n";
   out << "<h1>Restore survival of snapshot " << html_escape(id) << "</h1>\n";
   out << "<p>created_at " << r.created_at_ms << " (" << utc_text(static_cast<std::uint64_t>(r.created_at_ms))
-      << "), now " << r.now_ms << " (" << utc_text(r.now_ms) << "); path " << html_escape(path_text())
+      << "), now " << r.now_ms << " (" << utc_text(r.now_ms) << "); path " << html_escape(path_text(r))
       << "; lease model " << html_escape(lease_text(r.lease_model)) << "</p>\n";
   out << "<table><thead><tr><th>point</th><th>delay</th><th>objects kept</th><th>bytes kept</th><th>charged "
          "bytes</th><th>objects dropped</th><th>bytes dropped</th><th>kept</th></tr></thead><tbody>\n";
@@ -205,6 +266,11 @@ void render_html(const SurvivalReport& r, std::ostream& out) {
     out << "</tr>\n";
   }
   out << "</tbody></table>\n";
+  for (const auto& p : r.points) {
+    const std::string note = promotion_note(p);
+    if (!note.empty())
+      out << "<p><strong>at " << html_escape(point_label(p.point)) << ": " << html_escape(note) << "</strong></p>\n";
+  }
   for (std::size_t t = 0; t < r.decay.size(); ++t) {
     const auto& d = r.decay[t];
     out << "<h2>" << html_escape(d.tenant_id) << "</h2>\n<p>charged at delay 0: " << dec(d.charged_at_zero)
@@ -221,6 +287,28 @@ void render_html(const SurvivalReport& r, std::ostream& out) {
                       "charged bytes kept per restore time"});
   }
   out << "</body></html>\n";
+}
+
+// Per tenant (in the order of the points' rows): the charge kept at delay 0 and the first point
+// with delay >= 0 at which at most half / none of it is kept.
+void fill_decay(SurvivalReport& r) {
+  if (r.points.empty()) return;
+  for (std::size_t t = 0; t < r.points.front().tenants.size(); ++t) {
+    TenantDecay d;
+    d.tenant_id = r.points.front().tenants[t].tenant_id;
+    bool reference = false;
+    for (const auto& p : r.points) {
+      if (p.point.delay_ms < 0) continue;
+      const util::u128 kept = p.tenants[t].kept.charged_bytes;
+      if (!reference) {  // the first point with delay >= 0 is delay 0 (always in the list)
+        d.charged_at_zero = kept;
+        reference = true;
+      }
+      if (!d.half_gone_after_ms && kept * 2 <= d.charged_at_zero) d.half_gone_after_ms = p.point.delay_ms;
+      if (!d.all_gone_after_ms && kept == 0) d.all_gone_after_ms = p.point.delay_ms;
+    }
+    r.decay.push_back(std::move(d));
+  }
 }
 
 }  // namespace
@@ -274,24 +362,46 @@ SurvivalReport build_survival_report(const InspectContext& context, const restor
     }
     r.points.push_back(std::move(rows));
   }
-  std::size_t t = 0;
-  for (const auto& [tenant, survival] : scan.tenants) {
-    TenantDecay d;
-    d.tenant_id = tenant;
-    bool reference = false;
-    for (const auto& p : r.points) {
-      if (p.point.delay_ms < 0) continue;
-      const util::u128 kept = p.tenants[t].kept.charged_bytes;
-      if (!reference) {  // the first point with delay >= 0 is delay 0 (always in the list)
-        d.charged_at_zero = kept;
-        reference = true;
-      }
-      if (!d.half_gone_after_ms && kept * 2 <= d.charged_at_zero) d.half_gone_after_ms = p.point.delay_ms;
-      if (!d.all_gone_after_ms && kept == 0) d.all_gone_after_ms = p.point.delay_ms;
-    }
-    r.decay.push_back(std::move(d));
-    ++t;
+  fill_decay(r);
+  return r;
+}
+
+SurvivalReport build_promote_survival_report(const InspectContext& context, const restore::PromoteSurvival& survival,
+                                             const std::vector<inspect::SurvivalPoint>& points,
+                                             restore::LeaseModel lease_model, std::int64_t created_at_ms,
+                                             std::uint64_t now_ms) {
+  SurvivalReport r;
+  r.context = context;
+  r.path = "promote";
+  r.lease_model = lease_model;
+  r.created_at_ms = created_at_ms;
+  r.now_ms = now_ms;
+  r.oplog = SurvivalOpLog{survival.outcome.replay.origin, survival.outcome.replay.first_expected,
+                          survival.outcome.replay.applied_seq, survival.per_point_runs,
+                          !survival.outcome.replay.prefix.has_value()};
+  std::set<std::string> tenants;
+  for (const auto& p : survival.points) {
+    for (const auto& [tenant, amount] : p.kept) tenants.insert(tenant);
+    for (const auto& [tenant, amount] : p.dropped) tenants.insert(tenant);
   }
+  for (std::size_t p = 0; p < points.size() && p < survival.points.size(); ++p) {
+    const auto& at = survival.points[p];
+    SurvivalPointRows rows;
+    rows.point = points[p];
+    rows.promotion =
+        SurvivalPromotion{at.bootstrap_loaded, at.bootstrap_failure, at.starts_empty, at.validation_failure};
+    for (const auto& tenant : tenants) {
+      SurvivalRow row;
+      row.tenant_id = tenant;
+      if (auto it = at.kept.find(tenant); it != at.kept.end()) row.kept = it->second;
+      if (auto it = at.dropped.find(tenant); it != at.dropped.end()) row.dropped = it->second;
+      rows.totals.kept += row.kept;
+      rows.totals.dropped += row.dropped;
+      rows.tenants.push_back(std::move(row));
+    }
+    r.points.push_back(std::move(rows));
+  }
+  fill_decay(r);
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include "inspect/survival_points.hpp"
 #include "report/inspect_json.hpp"
 #include "report/output_format.hpp"
+#include "restore/promote_survival.hpp"
 #include "restore/survival.hpp"
 
 namespace moonquota::report {
@@ -27,8 +28,17 @@ struct SurvivalRow {
   [[nodiscard]] std::optional<std::uint64_t> share_kept_permille() const;
 };
 
+// The promotion path's outcome at one point (a standby bootstrapping at that instant).
+struct SurvivalPromotion {
+  bool bootstrap_loaded = false;
+  std::string bootstrap_failure;  // the standby started EMPTY and replayed from sequence 1
+  bool starts_empty = false;      // the promotion validation failed: EMPTY metadata, every charge 0
+  std::string failure;
+};
+
 struct SurvivalPointRows {
   inspect::SurvivalPoint point;
+  std::optional<SurvivalPromotion> promotion;  // path promote only
   SurvivalRow totals;
   std::vector<SurvivalRow> tenants;  // bytewise by tenant id: every tenant seen in the metadata
 };
@@ -42,8 +52,19 @@ struct TenantDecay {
   std::optional<std::int64_t> all_gone_after_ms;
 };
 
+// The OpLog tail replayed on the promotion path.
+struct SurvivalOpLog {
+  std::string origin;
+  std::uint64_t first_expected = 1;  // last_included_seq + 1
+  std::uint64_t applied_seq = 0;
+  bool per_point_runs = false;  // the bootstrap failed with leases ignored: each point ran on its own
+  bool prefix_missing = false;  // no durable_prefix key for the cluster: nothing replayed
+};
+
 struct SurvivalReport {
   InspectContext context;
+  std::string path = "restore";        // restore | promote
+  std::optional<SurvivalOpLog> oplog;  // path promote only
   restore::LeaseModel lease_model = restore::LeaseModel::upstream;
   std::int64_t created_at_ms = 0;
   std::uint64_t now_ms = 0;
@@ -56,6 +77,14 @@ struct SurvivalReport {
                                                    const std::vector<inspect::SurvivalPoint>& points,
                                                    restore::LeaseModel lease_model, std::int64_t created_at_ms,
                                                    std::uint64_t now_ms);
+
+// The promotion path: `survival` was computed for `points` (same order). Tenants are every tenant
+// held or dropped at some point, each listed at every point.
+[[nodiscard]] SurvivalReport build_promote_survival_report(const InspectContext& context,
+                                                           const restore::PromoteSurvival& survival,
+                                                           const std::vector<inspect::SurvivalPoint>& points,
+                                                           restore::LeaseModel lease_model, std::int64_t created_at_ms,
+                                                           std::uint64_t now_ms);
 
 void render_survival(const SurvivalReport& report, const restore::ScannedSnapshot& snapshot, OutputFormat format,
                      std::ostream& out);

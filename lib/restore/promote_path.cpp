@@ -42,14 +42,22 @@ util::Status bootstrap(const StoreSelection& selection, const RestoreOptions& op
 
 }  // namespace
 
-util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const source::OpLogSelection& oplog,
-                                             const RestoreOptions& options, const ReplayOptions& replay_options) {
+util::Result<PromoteOutcome> bootstrap_and_replay(const StoreSelection& selection, const source::OpLogSelection& oplog,
+                                                  const RestoreOptions& options, const ReplayOptions& replay_options,
+                                                  StandbyStore& store, const AfterBootstrap& after_bootstrap) {
   PromoteOutcome out;
   MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, source::read_oplog(oplog, selection.cluster_id));
-  StandbyStore store;
   MQ_RETURN_IF_ERROR(bootstrap(selection, options, store, out));
+  if (after_bootstrap && !after_bootstrap(out.bootstrap, store)) return out;
   MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq, replay_options));
   for (auto& f : keys.findings) out.replay.findings.push_back(std::move(f));
+  return out;
+}
+
+util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection, const source::OpLogSelection& oplog,
+                                             const RestoreOptions& options, const ReplayOptions& replay_options) {
+  StandbyStore store;
+  MQ_ASSIGN_OR_RETURN(PromoteOutcome out, bootstrap_and_replay(selection, oplog, options, replay_options, store));
   out.validation = validate_promotion(store);
   return out;
 }

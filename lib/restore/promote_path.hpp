@@ -4,6 +4,7 @@
 // the exported state; a validation failure means EMPTY metadata.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,15 @@ struct PromoteOutcome {
   // The master serves empty metadata: validation failed.
   [[nodiscard]] bool starts_empty() const { return !validation.ok; }
 };
+
+// The standby's part of promote_standby: bootstraps `store` and replays the OpLog tail onto it,
+// without the promotion validation (`validation` stays default). `after_bootstrap`, when given,
+// sees the bootstrap and the store before the replay; returning false skips the replay (`replay`
+// stays default). Errors: those of promote_standby.
+using AfterBootstrap = std::function<bool(const StandbyBootstrap&, const StandbyStore&)>;
+[[nodiscard]] util::Result<PromoteOutcome> bootstrap_and_replay(
+    const StoreSelection& selection, const source::OpLogSelection& oplog, const RestoreOptions& options,
+    const ReplayOptions& replay_options, StandbyStore& store, const AfterBootstrap& after_bootstrap = {});
 
 // Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
 // be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).

@@ -35,13 +35,17 @@ std::string printable_key(std::string_view tenant, std::string_view key) {
 
 class Validator {
  public:
-  explicit Validator(const StandbyStore& store) : m_store(store) {}
+  Validator(const StandbyStore& store, std::optional<std::uint64_t> bootstrap_at_ms)
+      : m_store(store), m_bootstrap_at_ms(bootstrap_at_ms) {}
 
   PromotionValidation run() {
     if (!check_segments()) return fail();
     std::vector<const std::pair<const std::string, StandbyObject>*> sorted;
     sorted.reserve(m_store.objects().size());
-    for (const auto& entry : m_store.objects()) sorted.push_back(&entry);
+    for (const auto& entry : m_store.objects()) {
+      if (m_bootstrap_at_ms && entry.second.bootstrap_lease_timeout_ms <= *m_bootstrap_at_ms) continue;
+      sorted.push_back(&entry);
+    }
     std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
     std::unordered_set<std::string> seen;
     seen.reserve(sorted.size());
@@ -165,6 +169,7 @@ class Validator {
 
   void tally(const std::string& tenant, const StandbyObject& o) {
     TenantTally& t = m_result.tenants[tenant];
+    m_result.tenant_object_bytes[tenant] += o.size;
     ++t.objects;
     ++m_result.objects;
     if (o.placeholder) ++m_result.placeholders;
@@ -210,6 +215,7 @@ class Validator {
 
  private:
   const StandbyStore& m_store;
+  std::optional<std::uint64_t> m_bootstrap_at_ms;
   PromotionValidation m_result;
   std::string m_error;
   std::map<std::string, SegmentUse> m_uses;                 // by endpoint
@@ -218,6 +224,8 @@ class Validator {
 
 }  // namespace
 
-PromotionValidation validate_promotion(const StandbyStore& store) { return Validator(store).finish(); }
+PromotionValidation validate_promotion(const StandbyStore& store, std::optional<std::uint64_t> bootstrap_at_ms) {
+  return Validator(store, bootstrap_at_ms).finish();
+}
 
 }  // namespace moonquota::restore

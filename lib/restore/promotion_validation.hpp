@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "restore/restored_state.hpp"
@@ -24,10 +25,11 @@ namespace moonquota::restore {
 
 struct PromotionValidation {
   bool ok = true;
-  std::string failure;                         // the first violation, with its error code
-  std::map<std::string, TenantTally> tenants;  // empty when !ok
-  std::uint64_t objects = 0;                   // objects the promoted master holds
-  std::uint64_t placeholders = 0;              // zero-size placeholder objects among them
+  std::string failure;                                    // the first violation, with its error code
+  std::map<std::string, TenantTally> tenants;             // empty when !ok
+  std::map<std::string, util::u128> tenant_object_bytes;  // per tenant: sum of the held objects' sizes
+  std::uint64_t objects = 0;                              // objects the promoted master holds
+  std::uint64_t placeholders = 0;                         // zero-size placeholder objects among them
   std::uint64_t registry_segments = 0;
   std::uint64_t registry_memory_segments = 0;
   std::uint64_t registry_memory_capacity_bytes = 0;  // saturating: --capacity auto on this path
@@ -36,6 +38,10 @@ struct PromotionValidation {
   std::uint64_t legacy_scoped_keys = 0;  // keys resolved through the NUL-scoped form
 };
 
-[[nodiscard]] PromotionValidation validate_promotion(const StandbyStore& store);
+// `bootstrap_at_ms`: validate the state a standby that bootstrapped at that instant would hold:
+// objects the bootstrap loaded with a lease_timeout <= it are absent (its lease filter drops them;
+// StandbyObject::bootstrap_lease_timeout_ms). None: every object of `store` is present.
+[[nodiscard]] PromotionValidation validate_promotion(const StandbyStore& store,
+                                                     std::optional<std::uint64_t> bootstrap_at_ms = std::nullopt);
 
 }  // namespace moonquota::restore

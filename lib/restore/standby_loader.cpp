@@ -104,6 +104,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
       auto& t = tenant(obj.tenant_id);
       ++t.objects.lease_expired;
       t.lease_expired_bytes += committed_charge(obj);
+      t.lease_expired_size_bytes += obj.size;
       return;
     }
     for (const auto& r : obj.replicas) {
@@ -112,6 +113,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
         auto& t = tenant(obj.tenant_id);
         ++t.objects.non_complete;
         t.non_complete_bytes += committed_charge(obj);
+        t.non_complete_size_bytes += obj.size;
         return;
       }
     }
@@ -124,6 +126,7 @@ class StandbyShardVisitor : public ShardAnalyzer {
     o.group_id = obj.group_id;
     o.data_type = obj.data_type;
     o.hard_pinned = obj.hard_pinned;
+    o.bootstrap_lease_timeout_ms = obj.lease_timeout_ms;
     o.replicas.reserve(obj.replicas.size());
     for (const auto& r : obj.replicas) o.replicas.push_back(to_payload_replica(r, m_endpoints));
     if (!m_store.insert_new(obj.tenant_id, obj.key, std::move(o))) {
@@ -211,6 +214,10 @@ StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const st
     store.clear();
     out.failure = s.message();
     out.objects_loaded = 0;
+    // A failed load drops everything; the counts of the part read before the failure (which
+    // depends on the threads' order) would only mislead.
+    out.dropped = {};
+    out.tenants.clear();
     out.last_included_seq = 0;
     out.created_at_ms.reset();
     return out;

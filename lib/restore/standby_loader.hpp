@@ -36,6 +36,9 @@ struct StandbyTenantDrops {
   StandbyDrops objects;
   util::u128 lease_expired_bytes = 0;
   util::u128 non_complete_bytes = 0;
+  // The sum of those objects' sizes (what they held, charged or not).
+  util::u128 lease_expired_size_bytes = 0;
+  util::u128 non_complete_size_bytes = 0;
 };
 
 struct StandbyBootstrap {
@@ -47,7 +50,8 @@ struct StandbyBootstrap {
   std::optional<std::int64_t> created_at_ms;  // descriptor.txt's, when loaded
   std::uint64_t objects_loaded = 0;
   StandbyDrops dropped;
-  std::map<std::string, StandbyTenantDrops, std::less<>> tenants;  // per tenant, only tenants with a drop
+  // Per tenant, only tenants with a drop. Both empty after a failed load (everything is lost then).
+  std::map<std::string, StandbyTenantDrops, std::less<>> tenants;
   model::Findings findings;
 };
 

@@ -23,6 +23,10 @@ struct StandbyObject {
   std::uint8_t data_type = 0;
   bool hard_pinned = false;
   bool placeholder = false;  // stored from an empty or undecodable PUT_END payload
+  // The snapshot's lease_timeout of an object the bootstrap loaded; UINT64_MAX for an object the
+  // OpLog stored (the bootstrap's lease filter never applies to it). Lets survival (promote path)
+  // ask which objects a bootstrap at a later instant would have dropped.
+  std::uint64_t bootstrap_lease_timeout_ms = UINT64_MAX;
 };
 
 struct StandbySegment {

@@ -7,11 +7,13 @@
 # policy names it (quota-rebuild runs without a policy here). Skipped stores say why: the master
 # does not restore the inspected snapshot (quota-rebuild reads another one), or the snapshot has no
 # usable descriptor.txt (no created_at).
+# Stores with an oplog.jsonl beside them are compared on the promotion path too (survival --path
+# promote against quota-rebuild --oplog-file at the same instants: a standby bootstrapping then).
 # Usage: survival_vs_rebuild.sh TOOLS_DIR SOURCE_DIR
 set -uo pipefail
 tools_dir="$1"; source_dir="$2"
 cd "$source_dir" || exit 1
-failures=0; compared=0; skipped=0
+failures=0; compared=0; skipped=0; promote_compared=0
 out="$(mktemp)"; err="$(mktemp)"
 trap 'rm -f "$out" "$err"' EXIT
 mapfile -t stores < <(find snapshots -mindepth 2 -maxdepth 3 -type d -name store | sort)
@@ -55,8 +57,36 @@ for store in "${stores[@]}"; do
         compared=$((compared + 1))
       fi
     done
+    oplog="$store_parent/oplog.jsonl"
+    [[ -f "$oplog" ]] || continue
+    for at in "${points[@]}"; do
+      if ! "$tools_dir/snapshot-inspect" survival "${where[@]}" --path promote --oplog-file "$oplog" --at "@$at" \
+          --restore-time "$at" --format json >"$out" 2>"$err"; then
+        echo "FAIL $store ($cluster) promote @$at: survival exit $?: $(head -n 1 "$err")"; failures=$((failures + 1))
+        continue
+      fi
+      survival="$(jq -c --argjson at "$at" '[.points[] | select(.at_ms == $at)][0].tenants
+                  | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || survival="null"
+      "$tools_dir/quota-rebuild" "${where[@]}" --oplog-file "$oplog" --restore-time "$at" --format json >"$out" 2>"$err"
+      rc=$?
+      if [[ $rc -ne 0 && $rc -ne 1 ]]; then
+        echo "FAIL $store ($cluster) promote @$at: quota-rebuild exit $rc: $(head -n 1 "$err")"
+        failures=$((failures + 1)); continue
+      fi
+      rebuild="$(jq -c '.tenants | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || rebuild="null"
+      verdict="$(jq -n -r --argjson s "$survival" --argjson r "$rebuild" '
+        ([$r | to_entries[] | select($s[.key] != .value) | "\(.key): rebuild \(.value), survival \($s[.key])"]
+         + [$s | to_entries[] | . as $e | select($e.value > 0 and ($r | has($e.key) | not)) | "\(.key): survival \(.value), no rebuild row"])
+        | join("; ")')" || verdict="jq failed on survival $survival / rebuild $rebuild"
+      if [[ -n "$verdict" ]]; then
+        echo "FAIL $store ($cluster) promote @$at: $verdict"; failures=$((failures + 1))
+      else
+        compared=$((compared + 1)); promote_compared=$((promote_compared + 1))
+      fi
+    done
   done
 done
-echo "$compared store x point comparisons agree, $skipped stores skipped, $failures failures"
+echo "$compared store x point comparisons agree ($promote_compared on the promotion path), $skipped stores skipped, $failures failures"
 [[ $compared -ge 20 ]] || { echo "too few comparisons"; exit 1; }
+[[ $promote_compared -ge 8 ]] || { echo "too few promotion-path comparisons"; exit 1; }
 [[ $failures -eq 0 ]]

@@ -173,7 +173,11 @@ TEST(SurvivalTool, BadValuesExitTwoNamingTheValue) {
       {{"--at", "@soon"}, "--at '@soon'"},
       {{"--at", ""}, "--at '' has an empty item"},
       {{"--lease-model", "forever"}, "--lease-model 'forever'"},
-      {{"--path", "failover"}, "--path 'failover'"},
+      {{"--path", "failover"}, "--path: failover not in {restore,promote}"},
+      {{"--path", "promote"}, "--path promote needs --oplog-etcd or --oplog-file"},
+      {{"--oplog-file", "x.jsonl"}, "--path restore reads no OpLog"},
+      {{"--until-seq", "5"}, "--path restore reads no OpLog"},
+      {{"--path", "promote", "--oplog-file", "x", "--until-seq", "five"}, "--until-seq"},
   };
   for (const auto& [extra, needle] : cases) {
     const auto run = testing::run_tool("snapshot-inspect", survival_args(extra));

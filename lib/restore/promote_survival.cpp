@@ -1,0 +1,140 @@
+#include "restore/promote_survival.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "model/enums.hpp"
+
+namespace moonquota::restore {
+
+namespace {
+
+using Amounts = std::map<std::string, SurvivalAmount, std::less<>>;
+
+SurvivalAmount drop_amount(const StandbyTenantDrops& d) {
+  SurvivalAmount a;
+  a.objects = d.objects.size_zero + d.objects.lease_expired + d.objects.non_complete + d.objects.invalid_memory;
+  a.bytes = d.lease_expired_size_bytes + d.non_complete_size_bytes;
+  a.charged_bytes = d.lease_expired_bytes + d.non_complete_bytes;
+  return a;
+}
+
+Amounts bootstrap_drops(const StandbyBootstrap& bootstrap) {
+  Amounts out;
+  for (const auto& [tenant, drops] : bootstrap.tenants) out[tenant] += drop_amount(drops);
+  return out;
+}
+
+void fill_kept(const PromotionValidation& validation, PromoteSurvivalPoint& point) {
+  point.starts_empty = !validation.ok;
+  point.validation_failure = validation.failure;
+  for (const auto& [tenant, tally] : validation.tenants) {
+    SurvivalAmount& a = point.kept[tenant];
+    a.objects = tally.objects;
+    a.charged_bytes = tally.charged_bytes;
+    auto bytes = validation.tenant_object_bytes.find(tenant);
+    if (bytes != validation.tenant_object_bytes.end()) a.bytes = bytes->second;
+  }
+}
+
+void fill_bootstrap(const StandbyBootstrap& bootstrap, PromoteSurvivalPoint& point) {
+  point.bootstrap_loaded = bootstrap.loaded;
+  point.bootstrap_failure = bootstrap.failure;
+}
+
+// Objects the lease-ignoring bootstrap loaded, per snapshot tenant, by the first point at which a
+// bootstrap would have dropped them for their lease (index points.size(): never).
+std::map<std::string, std::vector<SurvivalAmount>, std::less<>> lease_buckets(
+    const StandbyStore& store, const std::vector<std::uint64_t>& points) {
+  std::map<std::string, std::vector<SurvivalAmount>, std::less<>> out;
+  for (const auto& [composite, object] : store.objects()) {
+    const std::uint64_t deadline = object.bootstrap_lease_timeout_ms;
+    const auto first = static_cast<std::size_t>(
+        std::partition_point(points.begin(), points.end(), [&](std::uint64_t at) { return at < deadline; }) -
+        points.begin());
+    if (first == points.size()) continue;
+    std::uint64_t complete_memory = 0;
+    for (const auto& r : object.replicas) {
+      complete_memory += r.variant == format::payload_variant::memory && r.status == model::replica_status::complete;
+    }
+    const auto tenant = StandbyStore::split_key(composite).first;
+    auto it = out.find(tenant);
+    if (it == out.end()) it = out.emplace(std::string(tenant), std::vector<SurvivalAmount>(points.size())).first;
+    SurvivalAmount& a = it->second[first];
+    ++a.objects;
+    a.bytes += object.size;
+    a.charged_bytes += util::clamped_mul(object.size, complete_memory);
+  }
+  return out;
+}
+
+util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, const StoreSelection& selection,
+                                                    const source::OpLogSelection& oplog, const RestoreOptions& options,
+                                                    const ReplayOptions& replay_options,
+                                                    const SurvivalOptions& survival) {
+  out.per_point_runs = true;
+  for (const std::uint64_t at : survival.points_ms) {
+    RestoreOptions at_options = options;
+    at_options.restore_time_ms = at;
+    at_options.lease_model = survival.lease_model;
+    MQ_ASSIGN_OR_RETURN(PromoteOutcome run, promote_standby(selection, oplog, at_options, replay_options));
+    PromoteSurvivalPoint point;
+    fill_bootstrap(run.bootstrap, point);
+    point.dropped = bootstrap_drops(run.bootstrap);
+    fill_kept(run.validation, point);
+    out.points.push_back(std::move(point));
+    out.outcome = std::move(run);  // the header shows the last point's bootstrap and replay
+  }
+  return out;
+}
+
+}  // namespace
+
+util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection, const source::OpLogSelection& oplog,
+                                                const RestoreOptions& options, const ReplayOptions& replay_options,
+                                                const SurvivalOptions& survival) {
+  if (!std::is_sorted(survival.points_ms.begin(), survival.points_ms.end())) {
+    return util::Status::internal("survival points are not in ascending order");
+  }
+  const auto& points = survival.points_ms;
+  RestoreOptions keep_leases = options;
+  keep_leases.lease_model = LeaseModel::keep;
+  std::map<std::string, std::vector<SurvivalAmount>, std::less<>> buckets;
+  bool bootstrap_failed = false;
+  StandbyStore store;
+  MQ_ASSIGN_OR_RETURN(PromoteOutcome shared,
+                      bootstrap_and_replay(selection, oplog, keep_leases, replay_options, store,
+                                           [&](const StandbyBootstrap& bootstrap, const StandbyStore& loaded) {
+                                             // A failed load that expired leases could have avoided is modelled per
+                                             // point.
+                                             bootstrap_failed = bootstrap.snapshot_id.has_value() &&
+                                                                !bootstrap.loaded &&
+                                                                survival.lease_model == LeaseModel::upstream;
+                                             if (bootstrap_failed) return false;
+                                             if (survival.lease_model == LeaseModel::upstream)
+                                               buckets = lease_buckets(loaded, points);
+                                             return true;
+                                           }));
+  PromoteSurvival out;
+  out.outcome = std::move(shared);
+  if (bootstrap_failed)
+    return each_point_on_its_own(std::move(out), selection, oplog, options, replay_options, survival);
+  const Amounts always_dropped = bootstrap_drops(out.outcome.bootstrap);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    PromoteSurvivalPoint point;
+    fill_bootstrap(out.outcome.bootstrap, point);
+    point.dropped = always_dropped;
+    for (const auto& [tenant, by_point] : buckets) {
+      for (std::size_t d = 0; d <= p; ++d) {
+        if (by_point[d].objects > 0) point.dropped[tenant] += by_point[d];
+      }
+    }
+    const std::optional<std::uint64_t> cutoff =
+        survival.lease_model == LeaseModel::upstream ? std::optional(points[p]) : std::nullopt;
+    fill_kept(validate_promotion(store, cutoff), point);
+    out.points.push_back(std::move(point));
+  }
+  return out;
+}
+
+}  // namespace moonquota::restore
