@@ -120,6 +120,12 @@ util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection,
   if (bootstrap_failed)
     return each_point_on_its_own(std::move(out), selection, oplog, options, replay_options, survival);
   const Amounts always_dropped = bootstrap_drops(out.outcome.bootstrap);
+  // A point where no loaded object's lease ends (since the previous point) holds the same objects
+  // as the previous one: its validation is not run again.
+  std::vector<bool> changes(points.size(), false);
+  for (const auto& [tenant, by_point] : buckets) {
+    for (std::size_t d = 0; d < by_point.size(); ++d) changes[d] = changes[d] || by_point[d].objects > 0;
+  }
   for (std::size_t p = 0; p < points.size(); ++p) {
     PromoteSurvivalPoint point;
     fill_bootstrap(out.outcome.bootstrap, point);
@@ -129,9 +135,16 @@ util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection,
         if (by_point[d].objects > 0) point.dropped[tenant] += by_point[d];
       }
     }
-    const std::optional<std::uint64_t> cutoff =
-        survival.lease_model == LeaseModel::upstream ? std::optional(points[p]) : std::nullopt;
-    fill_kept(validate_promotion(store, cutoff), point);
+    if (p > 0 && !changes[p]) {
+      const PromoteSurvivalPoint& previous = out.points.back();
+      point.starts_empty = previous.starts_empty;
+      point.validation_failure = previous.validation_failure;
+      point.kept = previous.kept;
+    } else {
+      const std::optional<std::uint64_t> cutoff =
+          survival.lease_model == LeaseModel::upstream ? std::optional(points[p]) : std::nullopt;
+      fill_kept(validate_promotion(store, cutoff), point);
+    }
     out.points.push_back(std::move(point));
   }
   return out;

@@ -10,7 +10,8 @@
 // That holds when the lease-ignoring bootstrap succeeds: its kept set contains every instant's, so
 // no instant meets a duplicate key it did not meet. So: one bootstrap (leases ignored, each
 // object's lease_timeout kept), one replay, then per point one promotion validation over the
-// objects still present (validate_promotion with bootstrap_at_ms). When that bootstrap fails (a
+// objects still present (validate_promotion with bootstrap_at_ms; a point where no loaded lease
+// ended since the previous point reuses that point's validation). When that bootstrap fails (a
 // duplicate key two expired leases would have hidden, say), each point runs the whole promotion
 // on its own (promote_standby at that instant), exactly as quota-rebuild --path promote does.
 #pragma once
