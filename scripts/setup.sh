@@ -13,6 +13,7 @@ packages=(
   libcpp-httplib-dev libhiredis-dev libjsoncpp-dev libcurl4-openssl-dev clang-format
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
+  help2man groff-base man-db lintian dpkg-dev fakeroot file binutils zsh
 )
 
 # Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
