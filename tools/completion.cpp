@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "tool_common.hpp"
+
 namespace moonquota::tools {
 
 namespace {
@@ -341,11 +343,12 @@ void add_completion_option(CLI::App& app) {
            const CompletionCommand model = completion_model(app);
            std::cout << (shell == "zsh" ? zsh_completion(app.get_name(), model)
                                         : bash_completion(app.get_name(), model));
+           std::cout.flush();
+           if (!std::cout) throw CLI::RuntimeError("--completion: cannot write the script to stdout", k_exit_bad_input);
            throw CLI::Success();
          },
-         "Print the shell completion script (bash or zsh) generated from these options")
+         "Print the shell completion script (bash or zsh) generated from these options, and exit")
       ->check(CLI::IsMember({"bash", "zsh"}))
-      ->group("")
       ->trigger_on_parse();
 }
 

@@ -1,6 +1,6 @@
 // Shell completion scripts generated from a tool's own CLI11 definitions (its subcommands, options,
 // positionals and IsMember choices), so a flag added to a tool completes without anyone editing a
-// list. Every tool prints them with the hidden `--completion bash|zsh` flag that setup_app adds;
+// list. Every tool prints them with the `--completion bash|zsh` flag that setup_app adds;
 // the build writes them into build/completions (tools/CMakeLists.txt) and installs them.
 #pragma once
 
@@ -37,9 +37,9 @@ struct CompletionCommand {
 [[nodiscard]] std::string bash_completion(const std::string& tool, const CompletionCommand& model);
 [[nodiscard]] std::string zsh_completion(const std::string& tool, const CompletionCommand& model);
 
-// Adds the hidden `--completion bash|zsh` option to `app`: it prints the script for the app as
-// defined when the command line is parsed (so every option added after this call is in it) and
-// ends parsing with success (exit 0).
+// Adds the `--completion bash|zsh` option to `app`: it prints the script for the app as defined
+// when the command line is parsed (so every option added after this call is in it) and ends
+// parsing with success (exit 0; a failed write to stdout is an error).
 void add_completion_option(CLI::App& app);
 
 }  // namespace moonquota::tools

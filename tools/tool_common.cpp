@@ -232,6 +232,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error)
     const std::string message = one_line(e.what());
     std::cerr << app.get_name() << ": " << message << "\n";
     if (error != nullptr) *error = message;
+    // An option's own action that failed (--completion's write) carries its exit code.
+    if (e.get_name() == "RuntimeError") return e.get_exit_code();
     return k_exit_usage;
   }
   return -1;

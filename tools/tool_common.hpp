@@ -90,7 +90,7 @@ struct BuildInfo {
 // "<tool> <version> (git <describe>, reads Mooncake formats of 3b5a5941)".
 [[nodiscard]] std::string version_line(const std::string& tool);
 
-// Call first, before any option is added: names the app, adds --version and the hidden
+// Call first, before any option is added: names the app, adds --version and
 // --completion bash|zsh (completion.hpp), shows every option's default in --help, and ends --help
 // with the exit codes (`found`: what exit 1 means for this tool) and `example` (one command line).
 void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example);
