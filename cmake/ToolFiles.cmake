@@ -2,7 +2,8 @@
 #   cmake -DTOOL=<path> -DNAME=<tool> -DOUT=<dir> -DHELP2MAN=<path or empty> -P ToolFiles.cmake
 #   <dir>/completions/bash/<tool>   `<tool> --completion bash`
 #   <dir>/completions/zsh/_<tool>   `<tool> --completion zsh`
-#   <dir>/man/<tool>.1, .1.gz       help2man over the tool's --help and --version (when HELP2MAN is set)
+#   <dir>/man/<tool>.1, .1.gz       help2man over the tool's --help and --version (when HELP2MAN is set),
+#                                   with each subcommand's --help as a COMMANDS section (man_commands.sh)
 # Each file is written beside and renamed into place, so a failed run leaves no partial file.
 foreach(var IN ITEMS TOOL NAME OUT)
   if(NOT DEFINED ${var})
@@ -33,9 +34,21 @@ if(HELP2MAN)
   string(REGEX REPLACE "\n.*" "" description "${help}")
   file(MAKE_DIRECTORY "${OUT}/man")
   set(page "${OUT}/man/${NAME}.1")
-  execute_process(COMMAND "${HELP2MAN}" --no-info --no-discard-stderr --section=1 "--name=${description}"
-                          "--output=${page}.tmp" "${TOOL}"
+  # Each subcommand's own options, as a COMMANDS section (cmake/man_commands.sh).
+  execute_process(COMMAND sh "${CMAKE_CURRENT_LIST_DIR}/man_commands.sh" "${TOOL}" "${HELP2MAN}" "${page}.commands"
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "man_commands.sh ${NAME} failed (${rc}): ${err}")
+  endif()
+  set(include "")
+  file(SIZE "${page}.commands" commands_size)
+  if(commands_size GREATER 0)
+    set(include "--include=${page}.commands")
+  endif()
+  execute_process(COMMAND "${HELP2MAN}" --no-info --no-discard-stderr --section=1 "--name=${description}"
+                          ${include} "--output=${page}.tmp" "${TOOL}"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  file(REMOVE "${page}.commands")
   if(NOT rc EQUAL 0)
     file(REMOVE "${page}.tmp")
     message(FATAL_ERROR "help2man ${NAME} failed (${rc}): ${err}")

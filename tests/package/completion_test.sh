@@ -12,8 +12,8 @@ require_programs bash
 
 # The long and short option names a --help text lists (lines starting with blanks then '-').
 help_options() { grep -oE '^  +(-[A-Za-z0-9](,| )|--[A-Za-z0-9][A-Za-z0-9-]*)' | grep -oE -- '-{1,2}[A-Za-z0-9][A-Za-z0-9-]*'; }
-# The subcommands a --help text lists (the lines under "SUBCOMMANDS:").
-help_subcommands() { awk '/^SUBCOMMANDS:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'; }
+# The subcommands a --help text lists (the lines under "Subcommands:").
+help_subcommands() { awk '/^Subcommands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'; }
 
 for tool in "${tools[@]}"; do
   bin="$build/tools/$tool"
@@ -33,8 +33,11 @@ for tool in "${tools[@]}"; do
     checked=$((checked + 1))
   done
   for sub in $(help_subcommands <<<"$help"); do
+    # The options bash offers after the subcommand: the options='...' line of its level.
+    offered="$(awk -v level="    \"$sub\")" '$0 == level {getline; print; exit}' "$bash_script")"
+    [[ -n "$offered" ]] || fail "$tool $sub: no level for it in the bash completion"
     for option in $("$bin" "$sub" --help | help_options); do
-      grep -qe "\"$sub|$option\"" "$bash_script" || fail "$tool $sub: $option is not in the bash completion of $sub"
+      grep -qwe "$option" <<<"$offered" || fail "$tool $sub: $option is not offered after $sub by the bash completion"
       checked=$((checked + 1))
     done
   done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The man pages help2man wrote from the tools' --help (tools/CMakeLists.txt, cmake/ToolFiles.cmake):
 # one per tool in <build>/man, section 1, gzipped beside; each renders with groff and man without a
-# warning, names the tool, and holds every option its --help lists.
+# warning, names the tool, and holds every option its --help lists, and under COMMANDS each
+# subcommand with the options of its own --help.
 # Usage: man_pages_test.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -31,6 +32,15 @@ for tool in "${tools[@]}"; do
     count=$((count + 1))
   done
   ((count >= 4)) || fail "$tool: only $count options in --help"
+  # Each subcommand under COMMANDS, with the options of its own --help.
+  for sub in $("$build/tools/$tool" --help | awk '/^Subcommands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'); do
+    section="$(awk -v head="   $tool $sub" '$0 == head {on = 1; next} on && /^   [^ ]/ {exit} on {print}' <<<"$plain")"
+    [[ -n "$section" ]] || { fail "$tool: no '$tool $sub' under COMMANDS"; continue; }
+    for option in $("$build/tools/$tool" "$sub" --help | sed '/^Shared flags of /,$d' | grep -oE '^  +--[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' '); do
+      grep -qe "$option" <<<"$section" || fail "$tool $sub: $option (in its --help) is not in its part of the page"
+      count=$((count + 1))
+    done
+  done
   grep -qF "\"$("$build/tools/$tool" --version)\"" "$page" || fail "$tool: the page's .TH line does not hold --version's line"
   echo "$tool: renders cleanly, $count options"
 done
