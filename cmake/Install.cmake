@@ -59,4 +59,8 @@ and an audit of a live master against them (quota-reconcile); inspection
 and verification of snapshot stores (snapshot-inspect) and of HA OpLogs
 (oplog-inspect); a writer of genuine snapshot stores for tests
 (snapshot-forge). Reads the formats of Mooncake upstream commit 3b5a5941.")
+# `make package_source` / `cpack --config CPackSourceConfig.cmake`: a source tarball without the
+# git metadata (its tools say `git unknown`), build trees or node_modules.
+set(CPACK_SOURCE_GENERATOR TGZ)
+set(CPACK_SOURCE_IGNORE_FILES "/[.]git/" "/[.]git$" "/build[^/]*/" "/[.]cache/" "/node_modules/")
 include(CPack)
