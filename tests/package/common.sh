@@ -1,7 +1,13 @@
 # Sourced by the package tests (tests/package/*.sh): the tools they check, the failure counter,
 # and how a missing program is a skip (77) on a developer machine but a failure under CI=true.
 
-tools=(oplog-inspect quota-rebuild quota-reconcile snapshot-forge snapshot-inspect)
+# The tools, from CMake's MOONQUOTA_TOOLS (tools/CMakeLists.txt; tests/CMakeLists.txt sets it in
+# the tests' environment), so a new tool is checked without being listed here.
+read -r -a tools <<<"${MOONQUOTA_TOOLS:-}"
+if ((${#tools[@]} == 0)); then
+  echo "MOONQUOTA_TOOLS is not set (run the test through ctest)"
+  exit 1
+fi
 
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }

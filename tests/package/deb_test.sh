@@ -75,7 +75,7 @@ done < <(awk '$1 == "W:" {print $3}' "$work/lintian.log" | sort -u)
 # --- unpack and run from the temporary root ---
 root="$work/root"
 dpkg-deb -x "$deb" "$root"
-[[ "$(ls "$root/usr/bin" | tr '\n' ' ')" == "${tools[*]} " ]] ||
+[[ "$(ls "$root/usr/bin" | sort | tr '\n' ' ')" == "$(printf '%s\n' "${tools[@]}" | sort | tr '\n' ' ')" ]] ||
   fail "usr/bin holds [$(ls "$root/usr/bin" | tr '\n' ' ')], expected the tools only: ${tools[*]}"
 for tool in "${tools[@]}"; do
   line="$("$root/usr/bin/$tool" --version)" || fail "$tool --version from the package: exit $?"
