@@ -9,7 +9,7 @@ set -uo pipefail
 build="$1"; source_dir="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/common.sh"
-require_programs cpack dpkg-deb dpkg-shlibdeps lintian objdump fakeroot
+require_programs cpack dpkg-deb dpkg-shlibdeps lintian objdump file
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
