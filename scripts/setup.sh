@@ -13,7 +13,10 @@ packages=(
   libcpp-httplib-dev libhiredis-dev libjsoncpp-dev libcurl4-openssl-dev clang-format
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
+  help2man groff-base man-db lintian dpkg-dev file binutils zsh
 )
+# help2man: the man pages; groff-base, man-db: their test; lintian, dpkg-dev (dpkg-shlibdeps), file
+# (cpack's DEB generator), binutils (objdump): the package test; zsh: the zsh completion test.
 
 # Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
 # with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "completion.hpp"
 #include "util/text_encoding.hpp"
 #include "util/thread_pool.hpp"
 
@@ -159,7 +160,9 @@ constexpr const char* k_exit_codes_help =
 }  // namespace
 
 std::string version_line(const std::string& tool) {
-  return tool + " " + MOONQUOTA_VERSION + " (reads Mooncake formats of upstream commit " + k_upstream_commit + ")";
+  const BuildInfo info = build_info();
+  return tool + " " + info.version + " (git " + info.git_describe + ", reads Mooncake formats of " +
+         info.upstream_commit + ")";
 }
 
 void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example) {
@@ -167,6 +170,7 @@ void setup_app(CLI::App& app, const std::string& tool, const std::string& found,
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", version_line(tool),
                        "Print the version and the upstream Mooncake commit whose formats it reads");
+  add_completion_option(app);
   std::string codes = k_exit_codes_help;
   codes.replace(codes.find("%s"), 2, found);
   app.footer(codes + "Example:\n  " + example + "\n");
@@ -228,6 +232,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error)
     const std::string message = one_line(e.what());
     std::cerr << app.get_name() << ": " << message << "\n";
     if (error != nullptr) *error = message;
+    // An option's own action that failed (--completion's write) carries its exit code.
+    if (e.get_name() == "RuntimeError") return e.get_exit_code();
     return k_exit_usage;
   }
   return -1;

@@ -76,13 +76,23 @@ void setup_logging(const CommonFlags& flags);
 // The upstream Mooncake commit whose formats the tools read and model.
 inline constexpr const char* k_upstream_commit = "3b5a5941";
 
-// "<tool> <version> (reads Mooncake formats of upstream commit 3b5a5941)"; the version is the
-// CMake project version (MOONQUOTA_VERSION, a compile definition of tools/CMakeLists.txt).
+// What this build is: the CMake project version, `git describe --tags --always` of the source tree
+// at build time ("unknown" outside a git checkout, e.g. a source tarball; cmake/BuildInfo.cmake)
+// and k_upstream_commit. Defined in tools/build_info.cpp, the one file that includes the
+// generated header.
+struct BuildInfo {
+  const char* version;
+  const char* git_describe;
+  const char* upstream_commit;
+};
+[[nodiscard]] BuildInfo build_info();
+
+// "<tool> <version> (git <describe>, reads Mooncake formats of 3b5a5941)".
 [[nodiscard]] std::string version_line(const std::string& tool);
 
-// Call first, before any option is added: names the app, adds --version, shows every option's
-// default in --help, and ends --help with the exit codes (`found`: what exit 1 means for this
-// tool) and `example` (one command line).
+// Call first, before any option is added: names the app, adds --version and
+// --completion bash|zsh (completion.hpp), shows every option's default in --help, and ends --help
+// with the exit codes (`found`: what exit 1 means for this tool) and `example` (one command line).
 void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example);
 
 // Ends the --help of each of the app's subcommands with the app's own (shared) options, which

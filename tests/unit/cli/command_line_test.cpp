@@ -205,7 +205,9 @@ TEST(CommandLine, VersionNamesTheToolVersionAndUpstreamCommit) {
   for (const auto& tool : k_tools) {
     auto run = run_tool(tool, {"--version"});
     EXPECT_EQ(run.exit_code, 0) << tool << ": " << run.err;
-    const std::regex line(tool + R"( [0-9]+\.[0-9]+\.[0-9]+ \(reads Mooncake formats of upstream commit 3b5a5941\)\n)");
+    // "<tool> <version> (git <describe or unknown>, reads Mooncake formats of 3b5a5941)"
+    const std::regex line(tool +
+                          R"( [0-9]+\.[0-9]+\.[0-9]+ \(git [A-Za-z0-9._+/-]+, reads Mooncake formats of 3b5a5941\)\n)");
     EXPECT_TRUE(std::regex_match(run.out, line)) << tool << ": [" << run.out << "]";
     EXPECT_EQ(run.err, "") << tool;
   }
