@@ -8,11 +8,12 @@ namespace moonquota::tools {
 void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
   auto& r = f.request;
   auto* store = app.add_option("--store", r.selection.store_dir, "Snapshot object-store base directory");
-  app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id");
+  f.cluster_id =
+      app.add_option("--cluster-id", r.selection.cluster_id, "Cluster id (with --snapshot-dir: the OpLog's cluster)");
   app.add_option("--snapshot", r.selection.snapshot, "Snapshot id or 'latest'");
   auto* dir = app.add_option("--snapshot-dir", r.selection.snapshot_dir, "One snapshot directory");
   store->excludes(dir);
-  dir->excludes("--snapshot")->excludes("--cluster-id");
+  dir->excludes("--snapshot");
   f.snapshot_dir = dir;
   f.catalog = app.add_option("--catalog", r.selection.catalog, "Snapshot catalog: embedded | redis")
                   ->check(CLI::IsMember({"embedded", "redis"}));
@@ -59,6 +60,12 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
     }
   } else if (!r.oplog.given()) {
     return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  }
+  // With --snapshot-dir the cluster id names only the OpLog's cluster (the directory is read as is).
+  if (f.snapshot_dir->count() > 0 && f.cluster_id->count() > 0 && !r.oplog.given()) {
+    return Status::invalid_argument(
+        "--cluster-id excludes --snapshot-dir, which reads that one snapshot directory (with an OpLog, "
+        "--cluster-id names the OpLog's cluster)");
   }
   if (f.snapshot_dir->count() > 0 && (f.catalog->count() > 0 || f.redis->count() > 0)) {
     return Status::invalid_argument("--snapshot-dir reads one snapshot directory, no catalog: drop --catalog/--redis");

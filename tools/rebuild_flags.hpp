@@ -26,6 +26,7 @@ struct RebuildFlags {
   std::uint64_t until_seq = 0;
   CLI::Option* until = nullptr;
   CLI::Option* snapshot_dir = nullptr;
+  CLI::Option* cluster_id = nullptr;
   CLI::Option* catalog = nullptr;
   CLI::Option* redis = nullptr;
   // --timeout-ms: connect and read timeout of etcd, Redis (and the master in quota-reconcile);
