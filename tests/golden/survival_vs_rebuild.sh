@@ -16,6 +16,38 @@ cd "$source_dir" || exit 1
 failures=0; compared=0; skipped=0; promote_compared=0
 out="$(mktemp)"; err="$(mktemp)"
 trap 'rm -f "$out" "$err"' EXIT
+# compare LABEL AT -- SURVIVAL_FLAGS... -- REBUILD_FLAGS...: survival at AT against quota-rebuild at
+# AT; returns 0 when every row of quota-rebuild equals survival's charge and every tenant survival
+# charges has a row (prints FAIL otherwise).
+compare() {
+  local label="$1" at="$2"; shift 3
+  local survival_flags=() rebuild_flags=()
+  while [[ $# -gt 0 && "$1" != "--" ]]; do survival_flags+=("$1"); shift; done
+  shift
+  rebuild_flags=("$@")
+  if ! "$tools_dir/snapshot-inspect" survival "${survival_flags[@]}" --at "@$at" --restore-time "$at" --format json \
+      >"$out" 2>"$err"; then
+    echo "FAIL $label @$at: survival exit $?: $(head -n 1 "$err")"; return 1
+  fi
+  local survival rebuild verdict rc
+  survival="$(jq -c --argjson at "$at" '[.points[] | select(.at_ms == $at)][0].tenants
+              | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || survival="null"
+  "$tools_dir/quota-rebuild" "${rebuild_flags[@]}" --restore-time "$at" --format json >"$out" 2>"$err"
+  rc=$?
+  if [[ $rc -ne 0 && $rc -ne 1 ]]; then
+    echo "FAIL $label @$at: quota-rebuild exit $rc: $(head -n 1 "$err")"; return 1
+  fi
+  rebuild="$(jq -c '.tenants | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || rebuild="null"
+  verdict="$(jq -n -r --argjson s "$survival" --argjson r "$rebuild" '
+    ([$r | to_entries[] | select($s[.key] != .value) | "\(.key): rebuild \(.value), survival \($s[.key])"]
+     + [$s | to_entries[] | . as $e | select($e.value > 0 and ($r | has($e.key) | not)) | "\(.key): survival \(.value), no rebuild row"])
+    | join("; ")')" || verdict="jq failed on survival $survival / rebuild $rebuild"
+  if [[ -n "$verdict" ]]; then
+    echo "FAIL $label @$at: $verdict"; return 1
+  fi
+  return 0
+}
+
 mapfile -t stores < <(find snapshots -mindepth 2 -maxdepth 3 -type d -name store | sort)
 for store in "${stores[@]}"; do
   [[ -d "$store/mooncake_master_snapshot" ]] || continue
@@ -33,55 +65,19 @@ for store in "${stores[@]}"; do
     points=("$created" "$((created + 1000))" "$((created + 10000))" "$((created + 3600000))")
     store_parent="$(dirname "$store")"
     [[ -f "$store_parent/restore_time_ms" ]] && points+=("$(tr -d '[:space:]' < "$store_parent/restore_time_ms")")
-    for at in "${points[@]}"; do
-      if ! "$tools_dir/snapshot-inspect" survival "${where[@]}" --at "@$at" --restore-time "$at" --format json \
-          >"$out" 2>"$err"; then
-        echo "FAIL $store ($cluster) @$at: survival exit $?: $(head -n 1 "$err")"; failures=$((failures + 1)); continue
-      fi
-      survival="$(jq -c --argjson at "$at" '[.points[] | select(.at_ms == $at)][0].tenants
-                  | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || survival="null"
-      "$tools_dir/quota-rebuild" "${where[@]}" --restore-time "$at" --format json >"$out" 2>"$err"
-      rc=$?
-      if [[ $rc -ne 0 && $rc -ne 1 ]]; then
-        echo "FAIL $store ($cluster) @$at: quota-rebuild exit $rc: $(head -n 1 "$err")"; failures=$((failures + 1)); continue
-      fi
-      rebuild="$(jq -c '.tenants | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || rebuild="null"
-      # Every row of quota-rebuild equals survival's charge; every tenant survival charges has a row.
-      verdict="$(jq -n -r --argjson s "$survival" --argjson r "$rebuild" '
-        ([$r | to_entries[] | select($s[.key] != .value) | "\(.key): rebuild \(.value), survival \($s[.key])"]
-         + [$s | to_entries[] | . as $e | select($e.value > 0 and ($r | has($e.key) | not)) | "\(.key): survival \(.value), no rebuild row"])
-        | join("; ")')" || verdict="jq failed on survival $survival / rebuild $rebuild"
-      if [[ -n "$verdict" ]]; then
-        echo "FAIL $store ($cluster) @$at: $verdict"; failures=$((failures + 1))
-      else
-        compared=$((compared + 1))
-      fi
-    done
     oplog="$store_parent/oplog.jsonl"
-    [[ -f "$oplog" ]] || continue
     for at in "${points[@]}"; do
-      if ! "$tools_dir/snapshot-inspect" survival "${where[@]}" --path promote --oplog-file "$oplog" --at "@$at" \
-          --restore-time "$at" --format json >"$out" 2>"$err"; then
-        echo "FAIL $store ($cluster) promote @$at: survival exit $?: $(head -n 1 "$err")"; failures=$((failures + 1))
-        continue
-      fi
-      survival="$(jq -c --argjson at "$at" '[.points[] | select(.at_ms == $at)][0].tenants
-                  | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || survival="null"
-      "$tools_dir/quota-rebuild" "${where[@]}" --oplog-file "$oplog" --restore-time "$at" --format json >"$out" 2>"$err"
-      rc=$?
-      if [[ $rc -ne 0 && $rc -ne 1 ]]; then
-        echo "FAIL $store ($cluster) promote @$at: quota-rebuild exit $rc: $(head -n 1 "$err")"
-        failures=$((failures + 1)); continue
-      fi
-      rebuild="$(jq -c '.tenants | map({key: .tenant_id, value: .charged_bytes}) | from_entries' "$out")" || rebuild="null"
-      verdict="$(jq -n -r --argjson s "$survival" --argjson r "$rebuild" '
-        ([$r | to_entries[] | select($s[.key] != .value) | "\(.key): rebuild \(.value), survival \($s[.key])"]
-         + [$s | to_entries[] | . as $e | select($e.value > 0 and ($r | has($e.key) | not)) | "\(.key): survival \(.value), no rebuild row"])
-        | join("; ")')" || verdict="jq failed on survival $survival / rebuild $rebuild"
-      if [[ -n "$verdict" ]]; then
-        echo "FAIL $store ($cluster) promote @$at: $verdict"; failures=$((failures + 1))
+      if compare "$store ($cluster)" "$at" -- "${where[@]}" -- "${where[@]}"; then
+        compared=$((compared + 1))
       else
+        failures=$((failures + 1))
+      fi
+      [[ -f "$oplog" ]] || continue
+      if compare "$store ($cluster) promote" "$at" -- "${where[@]}" --path promote --oplog-file "$oplog" \
+          -- "${where[@]}" --oplog-file "$oplog"; then
         compared=$((compared + 1)); promote_compared=$((promote_compared + 1))
+      else
+        failures=$((failures + 1))
       fi
     done
   done
