@@ -64,11 +64,11 @@ AuditService::~AuditService() {
 
 bool AuditService::stop(std::uint64_t bound_ms) {
   m_stopped = true;
-  m_scheduler->stop();
-  if (!m_begun) {
-    m_http->stop();
+  if (!m_begun || !m_scheduler) {  // never audited (also: start() failed half way)
+    if (m_http) m_http->stop();
     return true;
   }
+  m_scheduler->stop();
   bool finished = false;
   {
     std::unique_lock lock(m_done->mutex);
