@@ -65,8 +65,11 @@ RunOutcome run_audit(const AuditConfig& config) {
   outcome.result = found ? RunResult::drift : RunResult::ok;
   outcome.exit_code = audit->exit_code;
   if (!config.db.empty()) {
+    const std::uint64_t since_ms = config.trend_window_ms != 0 && audit->run_at_ms > config.trend_window_ms
+                                       ? audit->run_at_ms - config.trend_window_ms
+                                       : 0;
     auto analysed = history::record_and_analyse(config.db, history::make_run_record(audit->report, audit->run_at_ms),
-                                                config.persistence_runs);
+                                                config.persistence_runs, 10'000, since_ms);
     if (analysed.ok()) {
       audit->trends = std::move(*analysed);
     } else {

@@ -21,6 +21,9 @@ struct AuditConfig {
   std::string db;  // --db: empty means no history
   std::uint32_t persistence_runs = history::k_default_persistence_runs;
   bool fail_on_unexplained = false;  // --fail-on unexplained (default: delta)
+  // The trend (and /history) covers the runs of this long before each run; 0: every run. A
+  // service bounds it so that neither its memory nor each audit's read grows with the store.
+  std::uint64_t trend_window_ms = 0;
   // The tools' mapping of a Status to an exit code (cli-contract.md), kept in one place
   // (tools/tool_common.cpp) and handed in. Empty: 5 for every error.
   std::function<int(const util::Status&)> exit_code_for;

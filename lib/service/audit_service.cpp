@@ -20,6 +20,7 @@ AuditService::AuditService(ServeConfig config) : m_config(std::move(config)), m_
   m_context.build = m_config.build;
   m_context.interval_ms = m_config.interval_ms;
   m_context.has_db = !m_config.audit.db.empty();
+  m_config.audit.trend_window_ms = k_trend_window_intervals * m_config.interval_ms;
 }
 
 util::Result<std::unique_ptr<AuditService>> AuditService::start(ServeConfig config) {

@@ -33,6 +33,11 @@ struct ServeConfig {
 // How often the catalog's latest pointer is read between audits: min(interval, 10 s).
 inline constexpr std::uint64_t k_max_probe_every_ms = 10'000;
 
+// With --db, the trend each audit computes (persistent, rate, /history) covers this many intervals
+// back: at least the 1,000 runs --persistence-runs may ask for, and a bound on memory and on each
+// audit's read of the store however long the service runs.
+inline constexpr std::uint64_t k_trend_window_intervals = 1000;
+
 class AuditService {
  public:
   // Binds the listener and serves (before the first audit: /report answers 503). Errors: those of
