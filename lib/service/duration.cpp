@@ -25,6 +25,7 @@ util::Result<std::uint64_t> parse_duration_ms(const std::string& text, const std
   for (const auto& [name, ms] : k_units) {
     if (unit == name) scale = ms;
   }
+  if (scale == 0 && !unit.empty() && unit.front() == '.') return bad("not a whole number");
   if (scale == 0) return bad(unit.empty() ? "no unit" : "unknown unit '" + unit + "'");
   // Digits beyond what fits in 7 days are rejected before any multiplication can overflow.
   if (digits > 10) return bad("longer than 7 days");

@@ -73,9 +73,9 @@ util::Result<std::unique_ptr<HttpServer>> HttpServer::start(const ListenAddress&
   }
   if (port <= 0) {
     const int error = errno;
-    return util::Status::unavailable("cannot listen on " + listen_url(address.host, address.port) + ": " +
-                                     (error != 0 ? std::strerror(error) : "the address cannot be bound") +
-                                     " (is another process listening there?)");
+    std::string why = error != 0 ? std::strerror(error) : "the host does not resolve to an address here";
+    if (error == EADDRINUSE) why += " (another process listens there)";
+    return util::Status::unavailable("cannot listen on " + listen_url(address.host, address.port) + ": " + why);
   }
   Impl* raw = impl.get();
   impl->thread = std::thread([raw] { raw->http.listen_after_bind(); });
