@@ -306,6 +306,11 @@ int run(int argc, char** argv) {
                     "HOST:PORT to serve on (loopback by default; 0.0.0.0:9464 exposes it; port 0 picks a free one, "
                     "logged as 'listening on http://HOST:PORT', the first line on stderr)");
   serve->add_option("--every", serve_flags.every, "Interval between audits: a number and ms, s, m or h (30s, 5m)");
+  serve->footer(
+      "Every flag of the audit (quota-reconcile --help) applies too, given before or after 'serve', except --format, "
+      "--output and --color.\n\nExit codes:\n  0  stopped by SIGTERM or SIGINT (failed audits are metrics, never the "
+      "exit code)\n  2  usage error\n  4  --listen cannot be bound\nExample:\n  quota-reconcile serve --store STORE "
+      "--policy policy.yaml --master http://127.0.0.1:9003 --db DIR --cluster cell-a --every 5m");
 
   auto* hist = app.add_subcommand("history", "Show the recorded drift trend (needs --db)");
   tools::CommonFlags hist_common;
