@@ -7,7 +7,8 @@
 #   3. the master killed: the error is a metric, the service keeps answering, the last good
 #      per-tenant series stay; the master restarted on its port: success again;
 #   4. a taken port is exit 4 naming the address; bad flags are exit 2;
-#   5. SIGTERM: exit 0 within a bound.
+#   5. SIGTERM: exit 0 within a bound;
+#   6. with --every 1h, a new latest snapshot named by the catalog starts an audit.
 # Every wait polls with a deadline. Needs curl (scripts/setup.sh): without it the test is skipped
 # (77), or fails under CI=true.
 # Usage: serve_test.sh TOOLS_DIR SOURCE_DIR
@@ -195,6 +196,32 @@ kill -TERM "$main_pid"
 wait_exit "$main_pid" 15
 [[ "$rc" == 0 ]] || fail "SIGTERM: exit $rc"
 grep -q "stopped" "$work/main.err" || fail "no 'stopped' line"
+
+# --- 6. a new latest snapshot starts an audit (the interval is an hour) -------------------------------
+cp -r "$r1/store" "$work/store"
+latest_file="$work/store/mooncake_master_snapshot/mooncake_cluster/latest.txt"
+echo 20261129_124452_790 >"$latest_file"
+start_serve follow --store "$work/store" --policy "$r1/policy.yaml" --master "$master_url" --listen 127.0.0.1:0 --every 1h
+# snapshot_id_is ID [SECONDS]: until /report.json names ID as the metadata's snapshot.
+snapshot_id_is() {
+  local deadline=$((SECONDS + ${2:-30}))
+  while ((SECONDS < deadline)); do
+    get /report.json
+    [[ "$code" == 200 ]] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["metadata"]["snapshot_id"] != sys.argv[2])' \
+      "$work/body" "$1" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+snapshot_id_is 20261129_124452_790 || fail "the first audit did not read the latest snapshot 20261129_124452_790"
+echo 20261129_124455_488 >"$latest_file"
+# The latest pointer is read every min(interval, 10 s): well within 30 s.
+snapshot_id_is 20261129_124455_488 30 || fail "a new latest snapshot did not start an audit"
+grep -q "audit (new latest snapshot" "$work/follow.err" || fail "no 'new latest snapshot' audit in the log"
+follow_pid="$serve_pid"
+kill -TERM "$follow_pid"
+wait_exit "$follow_pid" 15
+[[ "$rc" == 0 ]] || fail "SIGTERM (follow): exit $rc"
 
 if ((failures > 0)); then
   echo "--- serve stderr (tail)"; tail -n 20 "$work/main.err"
