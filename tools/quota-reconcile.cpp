@@ -1,9 +1,14 @@
 // quota-reconcile: audit a live master's tenant quota charge against the table rebuilt from
 // metadata; per-tenant verdicts, several report formats, and a drift history (--db).
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
 #include <sstream>
 
 #include "history/history_store.hpp"
@@ -13,6 +18,8 @@
 #include "report/reconcile_history.hpp"
 #include "report/reconcile_prom.hpp"
 #include "report/reconcile_report.hpp"
+#include "service/audit_service.hpp"
+#include "service/duration.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;
@@ -21,6 +28,9 @@ namespace tools = moonquota::tools;
 namespace {
 
 constexpr const char* k_tool = "quota-reconcile";
+
+// How long SIGTERM/SIGINT waits for the audit in progress before giving up on it.
+constexpr std::uint64_t k_stop_bound_ms = 10'000;
 
 std::uint64_t now_ms() {
   return static_cast<std::uint64_t>(
@@ -129,16 +139,25 @@ int run_history(const tools::CommonFlags& common, const HistoryFlags& h, const s
 }
 
 // With --format prom, a textfile that says the audit failed (exits 2-5), so alerts still fire.
-void write_prom_failure(const tools::CommonFlags& common, int rc, const std::string& message) {
+void write_prom_failure(const tools::CommonFlags& common, int rc, const std::string& message,
+                        const std::string& cluster) {
   if (common.format != "prom") return;
   std::ostringstream text;
-  mq::report::render_reconcile_prom_failure(now_ms(), rc, message, text);
+  mq::report::render_reconcile_prom_failure(now_ms(), rc, message, cluster, text);
   (void)tools::emit_report(common, text.str());
 }
 
-int report_failure(const tools::CommonFlags& common, const mq::util::Status& status) {
+// --cluster, else an explicitly given --cluster-id, else "default".
+std::string cluster_label(const CLI::App& app, const std::string& cluster, const std::string& cluster_id) {
+  if (!cluster.empty()) return cluster;
+  const CLI::Option* id = app.get_option_no_throw("--cluster-id");
+  if (id != nullptr && id->count() > 0 && !cluster_id.empty()) return cluster_id;
+  return "default";
+}
+
+int report_failure(const tools::CommonFlags& common, const mq::util::Status& status, const std::string& cluster) {
   const int rc = tools::fail(k_tool, status);
-  write_prom_failure(common, rc, status.message());
+  write_prom_failure(common, rc, status.message(), cluster);
   return rc;
 }
 
@@ -151,7 +170,9 @@ void report_parse_failure(const CLI::App& app, int argc, char** argv, const std:
   auto output = tools::parsed_value(app, "--output");
   if (!output && tools::appears(argc, argv, "--output")) return;
   target.output = output.value_or("");
-  write_prom_failure(target, tools::k_exit_usage, message);
+  const std::string cluster = tools::parsed_value(app, "--cluster").value_or("");
+  write_prom_failure(target, tools::k_exit_usage, message,
+                     cluster_label(app, cluster, tools::parsed_value(app, "--cluster-id").value_or("")));
 }
 
 // Options of the audit given with the history subcommand (which has its own flags): exit 2.
@@ -164,6 +185,71 @@ mq::util::Status check_history_alone(const CLI::App& app) {
     }
   }
   return {};
+}
+
+struct ServeFlags {
+  std::string listen = "127.0.0.1:9464";
+  std::string every = "5m";
+};
+
+// The one-shot's report flags mean nothing to serve, which serves every format: exit 2.
+mq::util::Status check_serve_flags(const CLI::App& app) {
+  for (const char* name : {"--format", "--output", "--color"}) {
+    if (app.get_option(name)->count() > 0) {
+      return mq::util::Status::invalid_argument(
+          std::string(name) +
+          " applies to the one-shot audit: serve answers /metrics (prom), /report (html) and "
+          "/report.json (json) over HTTP");
+    }
+  }
+  return {};
+}
+
+void log_line(mq::service::LogLevel level, const std::string& message) {
+  switch (level) {
+    case mq::service::LogLevel::debug: spdlog::debug("{}", message); return;
+    case mq::service::LogLevel::info: spdlog::info("{}", message); return;
+    case mq::service::LogLevel::warn: spdlog::warn("{}", message); return;
+    case mq::service::LogLevel::error: spdlog::error("{}", message); return;
+  }
+}
+
+// quota-reconcile serve: bind, audit in the background, and wait for SIGTERM or SIGINT.
+int run_serve(const ServeFlags& flags, mq::service::ServeConfig config) {
+  auto every = mq::service::parse_duration_ms(flags.every, "--every");
+  if (!every.ok()) return tools::fail(k_tool, every.status());
+  auto listen = mq::service::parse_listen_address(flags.listen, "--listen");
+  if (!listen.ok()) return tools::fail(k_tool, listen.status());
+  config.interval_ms = *every;
+  config.listen = *listen;
+  const tools::BuildInfo build = tools::build_info();
+  config.build = {build.version, build.git_describe, build.upstream_commit};
+  config.audit.exit_code_for = [](const mq::util::Status& status) { return tools::exit_code_for(status); };
+  config.log = log_line;
+  // Every thread started from here on inherits the mask: the signals wait for sigwait below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a scraper that hangs up mid-answer is its own problem
+
+  auto service = mq::service::AuditService::start(std::move(config));
+  if (!service.ok()) return tools::fail(k_tool, service.status());
+  std::cerr << "listening on " << (*service)->url() << std::endl;
+  spdlog::info("listening on {}", (*service)->url());
+  (*service)->begin_audits();
+
+  int signal_number = 0;
+  while (sigwait(&stop_signals, &signal_number) != 0) {}
+  spdlog::info("{}: no new audit; waiting up to {} for the one in progress", strsignal(signal_number),
+               mq::service::duration_text(k_stop_bound_ms));
+  if (!(*service)->stop(k_stop_bound_ms)) {
+    spdlog::default_logger()->flush();
+    std::_Exit(tools::k_exit_ok);
+  }
+  spdlog::info("stopped");
+  return tools::k_exit_ok;
 }
 
 int run(int argc, char** argv) {
@@ -197,7 +283,28 @@ int run(int argc, char** argv) {
   auto* colour_opt = app.add_option("--color", colour,
                                     "Colour the text report: auto (on a TTY, unless NO_COLOR is set), always, never")
                          ->check(CLI::IsMember({"auto", "always", "never"}));
+  std::string cluster;
+  app.add_option("--cluster", cluster,
+                 "The cluster label of every Prometheus series (prom, serve) (default: --cluster-id when given, "
+                 "else default)")
+      ->check([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); });
   tools::add_common_flags(app, common, {"text", "json", "markdown", "prom", "html"});
+
+  // serve takes every audit flag above (given before or after it) and its own two.
+  auto* serve = app.add_subcommand("serve",
+                                   "Audit continuously: at start, every --every and on a new latest snapshot; serve "
+                                   "/metrics /healthz /report /report.json /history over HTTP until SIGTERM");
+  serve->fallthrough(true);
+  ServeFlags serve_flags;
+  serve->add_option("--listen", serve_flags.listen,
+                    "HOST:PORT to serve on (loopback by default; 0.0.0.0:9464 exposes it; port 0 picks a free one, "
+                    "logged as 'listening on http://HOST:PORT', the first line on stderr)");
+  serve->add_option("--every", serve_flags.every, "Interval between audits: a number and ms, s, m or h (30s, 5m)");
+  serve->footer(
+      "Every flag of the audit (quota-reconcile --help) applies too, given before or after 'serve', except --format, "
+      "--output and --color.\n\nExit codes:\n  0  stopped by SIGTERM or SIGINT (failed audits are metrics, never the "
+      "exit code)\n  2  usage error\n  4  --listen cannot be bound\nExample:\n  quota-reconcile serve --store STORE "
+      "--policy policy.yaml --master http://127.0.0.1:9003 --db DIR --cluster cell-a --every 5m");
 
   auto* hist = app.add_subcommand("history", "Show the recorded drift trend (needs --db)");
   tools::CommonFlags hist_common;
@@ -225,33 +332,52 @@ int run(int argc, char** argv) {
     return run_history(hist_common, hist_flags, tenant.empty() ? std::nullopt : std::optional(tenant), since,
                        hist_model);
   }
-  tools::setup_logging(common);
-  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return report_failure(common, s);
-  if (auto s = check_live_flags(live_options); !s.ok()) return report_failure(common, s);
+  const std::string cluster_name = cluster_label(app, cluster, metadata.request.selection.cluster_id);
+  const auto fail_run = [&](const mq::util::Status& status) { return report_failure(common, status, cluster_name); };
+  if (serve->parsed()) {
+    if (auto s = check_serve_flags(app); !s.ok()) return tools::fail(k_tool, s);
+    // A service logs each audit: info by default (-q: warnings and errors only).
+    tools::CommonFlags serve_logging = common;
+    ++serve_logging.verbosity;
+    tools::setup_logging(serve_logging);
+  } else {
+    tools::setup_logging(common);
+  }
+  if (auto s = tools::finish_rebuild_flags(metadata, common.threads); !s.ok()) return fail_run(s);
+  if (auto s = check_live_flags(live_options); !s.ok()) return fail_run(s);
   if (persistence->count() > 0 && history.db.empty()) {
-    return report_failure(common, mq::util::Status::invalid_argument(
-                                      "--persistence-runs applies to the trend of --db: give --db DIR or drop it"));
+    return fail_run(mq::util::Status::invalid_argument(
+        "--persistence-runs applies to the trend of --db: give --db DIR or drop it"));
   }
   if (colour_opt->count() > 0 && common.format != "text") {
-    return report_failure(common, mq::util::Status::invalid_argument("--color applies to --format text only"));
+    return fail_run(mq::util::Status::invalid_argument("--color applies to --format text only"));
   }
   auto charge_model = choose_model(model, app.get_option("--restore-time")->count() > 0);
-  if (!charge_model.ok()) return report_failure(common, charge_model.status());
+  if (!charge_model.ok()) return fail_run(charge_model.status());
   metadata.request.restore.charge_model = *charge_model;
   // The live model has no lease filter: keeping leases means nothing there (docs/accounting.md).
   if (*charge_model == mq::restore::ChargeModel::live &&
       metadata.request.restore.lease_model == mq::restore::LeaseModel::keep) {
-    return report_failure(common, mq::util::Status::invalid_argument(
-                                      "--model live and --lease-model keep conflict: the live model (the default "
-                                      "without --restore-time) applies no lease filter (use --model restore, or drop "
-                                      "--lease-model keep)"));
+    return fail_run(mq::util::Status::invalid_argument(
+        "--model live and --lease-model keep conflict: the live model (the default "
+        "without --restore-time) applies no lease filter (use --model restore, or drop "
+        "--lease-model keep)"));
   }
   request.metadata = metadata.request;
   request.live.timeouts = {metadata.net.connect_timeout_ms, metadata.net.read_timeout_ms};
   request.live.log = metadata.net.log;
+  if (serve->parsed()) {
+    mq::service::ServeConfig config;
+    config.audit.request = request;
+    config.audit.db = history.db;
+    config.audit.persistence_runs = history.persistence_runs;
+    config.audit.fail_on_unexplained = fail_on == "unexplained";
+    config.cluster = cluster_name;
+    return run_serve(serve_flags, std::move(config));
+  }
 
   auto result = mq::reconcile::run_reconcile(request);
-  if (!result.ok()) return report_failure(common, result.status());
+  if (!result.ok()) return fail_run(result.status());
   const auto& report = *result;
   std::optional<mq::history::TrendTable> trends;
   const std::uint64_t run_at_ms = report.live.first_sample_ms.value_or(now_ms());
@@ -276,6 +402,7 @@ int run(int argc, char** argv) {
                                                tools::colour_allowed_by_environment());
   options.run_at_ms = run_at_ms;
   options.exit_code = rc;
+  options.cluster = cluster_name;
   const auto format = mq::tools::output_format(common);
   auto written = tools::emit_report(common, [&](std::ostream& out) {
     mq::report::render_reconcile(report, trend_table, format, options, out);

@@ -115,7 +115,7 @@ util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t n
 }
 
 util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run, std::uint32_t persistence_runs,
-                                            std::uint32_t lock_wait_ms) {
+                                            std::uint32_t lock_wait_ms, std::uint64_t since_ms) {
   // Overlapping runs (a slow cron job and the next one) share the store: RocksDB's LOCK lets one
   // process in at a time, so wait for it instead of losing this run.
   auto opened = HistoryStore::open(db_dir);
@@ -127,7 +127,7 @@ util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord
   }
   MQ_ASSIGN_OR_RETURN(auto store, std::move(opened));
   MQ_RETURN_IF_ERROR(store->append(run));
-  MQ_ASSIGN_OR_RETURN(auto runs, store->runs(0));
+  MQ_ASSIGN_OR_RETURN(auto runs, store->runs(since_ms));
   return analyse_trends(runs, persistence_runs, run.model);
 }
 

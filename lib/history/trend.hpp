@@ -51,11 +51,13 @@ struct TrendTable {
 // or d ("90m", "24h", "7d"). Errors: invalid_argument.
 [[nodiscard]] util::Result<std::uint64_t> parse_since(const std::string& text, std::uint64_t now_ms);
 
-// Opens (creating) the store in `db_dir`, appends `run` durably, reads every run back and returns
-// the trends of run.model including it. While another process holds the store's lock it retries for up to
+// Opens (creating) the store in `db_dir`, appends `run` durably, reads back every run at or after
+// `since_ms` (0: all; a long-running caller bounds its memory with it) and returns the trends of
+// run.model including it. While another process holds the store's lock it retries for up to
 // `lock_wait_ms`. Errors: those of HistoryStore (io_error naming the lock after the wait).
 [[nodiscard]] util::Result<TrendTable> record_and_analyse(const std::string& db_dir, RunRecord run,
                                                           std::uint32_t persistence_runs,
-                                                          std::uint32_t lock_wait_ms = 10'000);
+                                                          std::uint32_t lock_wait_ms = 10'000,
+                                                          std::uint64_t since_ms = 0);
 
 }  // namespace moonquota::history

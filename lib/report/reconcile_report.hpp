@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
 
 #include "history/trend.hpp"
 #include "reconcile/reconcile_run.hpp"
@@ -13,9 +14,10 @@
 namespace moonquota::report {
 
 struct ReconcileRenderOptions {
-  TextOptions text;             // text only
-  std::uint64_t run_at_ms = 0;  // prom: the sample time of the run
-  int exit_code = 0;            // prom: the run's exit code
+  TextOptions text;                 // text only
+  std::uint64_t run_at_ms = 0;      // prom: the sample time of the run
+  int exit_code = 0;                // prom: the run's exit code
+  std::string cluster = "default";  // prom: the cluster label of every series
 };
 
 // `trends` may be null (no --db). ndjson writes json.

@@ -71,7 +71,7 @@ TEST(CommandLine, EmptyMasterIsAUsageErrorAndDoesNotSwallowTheNextFlag) {
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_EQ(run.err, "quota-reconcile: --master: value must not be empty\n");
   // --format prom was taken as --format, so the failure textfile says exit 2.
-  EXPECT_NE(slurp(out).find("moonquota_reconcile_exit_code 2"), std::string::npos) << slurp(out);
+  EXPECT_NE(slurp(out).find("moonquota_reconcile_exit_code{cluster=\"default\"} 2"), std::string::npos) << slurp(out);
 }
 
 TEST(CommandLine, StrayArgumentAfterMasterIsNotASecondEndpoint) {
@@ -127,8 +127,8 @@ TEST(CommandLine, PromParseErrorWritesTheFailureTextfileWhenOutputWasParsed) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(lines(run.err), 1U) << run.err;
   const std::string text = slurp(out);
-  EXPECT_NE(text.find("moonquota_reconcile_run_success 0"), std::string::npos) << text;
-  EXPECT_NE(text.find("moonquota_reconcile_exit_code 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("moonquota_reconcile_run_success{cluster=\"default\"} 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("moonquota_reconcile_exit_code{cluster=\"default\"} 2"), std::string::npos) << text;
   EXPECT_NE(text.find("--bogus"), std::string::npos) << text;
 
   // A post-parse usage error (a flag that would be ignored) writes it too.
@@ -136,7 +136,7 @@ TEST(CommandLine, PromParseErrorWritesTheFailureTextfileWhenOutputWasParsed) {
   auto ignored =
       run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output", out2.string(), "--retries", "2"}));
   EXPECT_EQ(ignored.exit_code, 2) << ignored.err;
-  EXPECT_NE(slurp(out2).find("moonquota_reconcile_exit_code 2"), std::string::npos);
+  EXPECT_NE(slurp(out2).find("moonquota_reconcile_exit_code{cluster=\"default\"} 2"), std::string::npos);
 
   // --output without its path: no file named after the next argument, nothing written.
   auto no_path = run_tool("quota-reconcile", reconcile_saved({"--format", "prom", "--output"}));

@@ -106,6 +106,21 @@ TEST(HistoryStore, RecordAndAnalyseFindsAPersistentLeak) {
   }
 }
 
+// A long-running caller (quota-reconcile serve) reads back only a window of runs: older runs stay
+// in the store but leave the trend.
+TEST(HistoryStore, RecordAndAnalyseSinceReadsOnlyTheWindow) {
+  test::TempDir dir;
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    const std::uint64_t at_ms = 2000 + i * 1000;
+    auto t = record_and_analyse(dir.str(), make_run(at_ms, 1, 100), 3, 100, at_ms - 1500);
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    EXPECT_EQ(t->run_times_ms.size(), i == 0 ? 1u : 2u) << i;  // this run and the one before
+  }
+  auto all = HistoryStore::open_existing(dir.str());
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ((*all)->runs(0)->size(), 4u);
+}
+
 // Two runs at once (overlapping cron jobs): the second waits for the store's lock, then records.
 TEST(HistoryStore, RecordWaitsForAStoreHeldByAnotherRun) {
   test::TempDir dir;

@@ -100,8 +100,8 @@ TEST(QuotaReconcileTool, MasterDownExitsFourAndPromSaysSo) {
   const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
   auto run = run_tool("quota-reconcile", args_for(url, {"--format", "prom"}));
   EXPECT_EQ(run.exit_code, 4);
-  EXPECT_NE(run.out.find("moonquota_reconcile_run_success 0"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("moonquota_reconcile_exit_code 4"), std::string::npos);
+  EXPECT_NE(run.out.find("moonquota_reconcile_run_success{cluster=\"default\"} 0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("moonquota_reconcile_exit_code{cluster=\"default\"} 4"), std::string::npos);
 }
 
 TEST(QuotaReconcileTool, MultiTenancyOffExitsThree) {
@@ -220,7 +220,7 @@ TEST(QuotaReconcileTool, AnUnopenableDbPrintsTheReportThenFailsOnTheHistoryWrite
   EXPECT_NE(run.err.find("quota-reconcile: --db: this run was not recorded: "), std::string::npos) << run.err;
   auto prom = run_tool("quota-reconcile", args_for(stand_in.url(), {"--format", "prom", "--db", "/dev/null/history"}));
   EXPECT_EQ(prom.exit_code, 3) << prom.err;
-  EXPECT_NE(prom.out.find("moonquota_reconcile_exit_code 3"), std::string::npos) << prom.out;
+  EXPECT_NE(prom.out.find("moonquota_reconcile_exit_code{cluster=\"default\"} 3"), std::string::npos) << prom.out;
   EXPECT_NE(prom.out.find("moonquota_reconcile_verdict{"), std::string::npos) << prom.out;
 }
 

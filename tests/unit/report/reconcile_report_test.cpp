@@ -125,7 +125,7 @@ TEST(ReconcileProm, OurOwnParserReadsItBack) {
   auto report = every_verdict_report();
   auto trends = three_runs(report);
   std::ostringstream prom;
-  render_reconcile_prom(report, &trends, 1795956295488, 1, prom);
+  render_reconcile_prom(report, &trends, 1795956295488, 1, "cell \"a\"", prom);
   auto parsed = reconcile::parse_prometheus_text(prom.str());
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   int verdict_series = 0;
@@ -136,6 +136,9 @@ TEST(ReconcileProm, OurOwnParserReadsItBack) {
     if (s.name == "moonquota_reconcile_delta_bytes" && t && *t == "alpha") alpha_delta = s.value_text == "4096";
     if (s.name == "moonquota_reconcile_persistent" && t && *t == "alpha") alpha_persistent = s.value_text == "1";
     if (s.name == "moonquota_reconcile_run_success") success = s.value_text == "1";
+    // Every series names the cluster (two cells' textfiles in one node_exporter directory).
+    ASSERT_NE(s.label("cluster"), nullptr) << s.name;
+    EXPECT_EQ(*s.label("cluster"), "cell \"a\"") << s.name;
     if (s.name == "moonquota_reconcile_verdict" && t && *t == "Team \"Q\" \\ x") {
       EXPECT_EQ(*s.label("verdict"), "match");
     }
@@ -147,12 +150,16 @@ TEST(ReconcileProm, OurOwnParserReadsItBack) {
   EXPECT_EQ(parsed->types.at("moonquota_reconcile_delta_bytes"), "gauge");
 
   std::ostringstream failure;
-  render_reconcile_prom_failure(1795956295488, 4, "GET \"x\": refused", failure);
+  render_reconcile_prom_failure(1795956295488, 4, "GET \"x\": refused", "default", failure);
   auto f = reconcile::parse_prometheus_text(failure.str());
   ASSERT_TRUE(f.ok()) << f.status().message();
-  EXPECT_NE(failure.str().find("moonquota_reconcile_run_success 0"), std::string::npos);
-  EXPECT_NE(failure.str().find("moonquota_reconcile_exit_code 4"), std::string::npos);
-  EXPECT_NE(failure.str().find("moonquota_reconcile_last_run_timestamp_seconds 1795956295.488"), std::string::npos);
+  EXPECT_NE(failure.str().find("moonquota_reconcile_run_success{cluster=\"default\"} 0"), std::string::npos);
+  EXPECT_NE(failure.str().find("moonquota_reconcile_exit_code{cluster=\"default\"} 4"), std::string::npos);
+  EXPECT_NE(failure.str().find("moonquota_reconcile_error{message=\"GET \\\"x\\\": refused\",cluster=\"default\"} 1"),
+            std::string::npos)
+      << failure.str();
+  EXPECT_NE(failure.str().find("moonquota_reconcile_last_run_timestamp_seconds{cluster=\"default\"} 1795956295.488"),
+            std::string::npos);
 }
 
 TEST(ReconcileHtml, SelfContainedWellFormedWithChartAndARowPerTenant) {

@@ -1,0 +1,35 @@
+// What `quota-reconcile serve` knows about its audits, shared between the audit thread (which
+// records each outcome) and the HTTP threads (which read a consistent view). Only the newest
+// outcome and the newest comparison are kept, so memory does not grow with the number of runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "service/audit_run.hpp"
+
+namespace moonquota::service {
+
+struct StateView {
+  std::optional<RunOutcome> last;                              // the newest finished run
+  std::shared_ptr<const AuditResult> compared;                 // the newest run that compared (may be older)
+  std::optional<std::uint64_t> last_success_ms;                // when the newest run of result ok/drift finished
+  std::array<std::uint64_t, k_run_result_count> runs_total{};  // by RunResult
+  bool running = false;                                        // an audit is in progress
+};
+
+class RunState {
+ public:
+  void started();
+  void record(RunOutcome outcome);
+  [[nodiscard]] StateView view() const;  // a copy: the reports are shared, never copied
+
+ private:
+  mutable std::mutex m_mutex;
+  StateView m_view;
+};
+
+}  // namespace moonquota::service

@@ -1,0 +1,28 @@
+#include "service/duration.hpp"
+
+#include <gtest/gtest.h>
+
+namespace moonquota::service {
+namespace {
+
+TEST(ServiceDuration, UnitsAndErrors) {
+  EXPECT_EQ(*parse_duration_ms("500ms", "--every"), 500u);
+  EXPECT_EQ(*parse_duration_ms("30s", "--every"), 30'000u);
+  EXPECT_EQ(*parse_duration_ms("5m", "--every"), 300'000u);
+  EXPECT_EQ(*parse_duration_ms("2h", "--every"), 7'200'000u);
+  EXPECT_EQ(*parse_duration_ms("168h", "--every"), k_max_duration_ms);
+  for (const char* bad : {"", "5", "m", "0s", "-5s", "1.5s", "5 m", "5M", "5min", "169h", "99999999999999999999s"}) {
+    auto parsed = parse_duration_ms(bad, "--every");
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.status().code(), util::StatusCode::invalid_argument);
+    EXPECT_EQ(parsed.status().message().rfind(std::string("--every '") + bad + "'", 0), 0u)
+        << parsed.status().message();
+  }
+  EXPECT_EQ(duration_text(500), "500ms");
+  EXPECT_EQ(duration_text(90'000), "90s");
+  EXPECT_EQ(duration_text(900'000), "15m");
+  EXPECT_EQ(duration_text(3'600'000), "1h");
+}
+
+}  // namespace
+}  // namespace moonquota::service
