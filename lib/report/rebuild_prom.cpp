@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reconcile/prometheus_text.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 
@@ -12,7 +13,11 @@ namespace {
 
 constexpr const char* k_prefix = "moonquota_rebuild_";
 
-std::string label(const std::string& raw) { return reconcile::escape_label_value(raw); }
+// Prometheus label values are UTF-8 (a scrape of a file holding another byte sequence fails as a
+// whole): a value that is not is written as "0x" and its bytes in hex.
+std::string label(const std::string& raw) {
+  return util::is_valid_utf8(raw) ? reconcile::escape_label_value(raw) : "0x" + util::to_hex(raw);
+}
 
 void family(std::ostream& out, const std::string& name, const std::string& help) {
   out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";
@@ -33,8 +38,7 @@ std::string seconds(std::int64_t ms) {
   return (negative ? "-" : "") + std::to_string(magnitude / 1000) + "." + fraction;
 }
 
-void run_status(std::ostream& out, const std::string& cluster, std::uint64_t run_at_ms, int exit_code,
-                bool success) {
+void run_status(std::ostream& out, const std::string& cluster, std::uint64_t run_at_ms, int exit_code, bool success) {
   family(out, "last_run_timestamp_seconds", "When the rebuild check ran (Unix seconds)");
   sample(out, "last_run_timestamp_seconds", "", cluster, seconds(static_cast<std::int64_t>(run_at_ms)));
   family(out, "run_success", "1 when the check read the metadata and predicted the restore, 0 when it could not");
@@ -97,7 +101,14 @@ void render_rebuild_prom_failure(const std::string& cluster, std::uint64_t run_a
                                  const std::string& message, std::ostream& out) {
   run_status(out, cluster, run_at_ms, exit_code, false);
   family(out, "error", "The error of a check that could not run (the value is always 1)");
-  sample(out, "error", "message=\"" + label(message) + "\",", cluster, "1");
+  // A message that is not UTF-8 (a path of other bytes) keeps its ASCII, '?' for every other byte.
+  std::string readable = message;
+  if (!util::is_valid_utf8(readable)) {
+    for (char& c : readable) {
+      if (static_cast<unsigned char>(c) >= 0x80) c = '?';
+    }
+  }
+  sample(out, "error", "message=\"" + label(readable) + "\",", cluster, "1");
 }
 
 }  // namespace moonquota::report

@@ -8,7 +8,8 @@
 //   snapshot_created_timestamp_seconds and snapshot_age_seconds (restore time minus created_at;
 //   only when the snapshot's descriptor gives a created_at), restore_timestamp_seconds,
 //   last_run_timestamp_seconds, run_success (1), exit_code.
-// Label values are escaped (\\, \", \n); tenants sorted bytewise.
+// Label values are escaped (\\, \", \n), one that is not UTF-8 is "0x" + its bytes in hex; tenants
+// sorted bytewise.
 #pragma once
 
 #include <cstdint>
