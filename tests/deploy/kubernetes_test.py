@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from tool_flags import check_args  # noqa: E402
 
 tools_dir, source_dir = sys.argv[1], sys.argv[2]
-k8s_dir = os.path.join(source_dir, "deploy/kubernetes")
+k8s_dir = sys.argv[3] if len(sys.argv) > 3 else os.path.join(source_dir, "deploy/kubernetes")
 TOOLS = {"quota-rebuild", "quota-reconcile", "snapshot-inspect", "oplog-inspect"}
 KINDS = {"ConfigMap", "PersistentVolumeClaim", "Deployment", "Service", "CronJob"}
 failures = []
@@ -140,7 +140,9 @@ def check_pod(where, pod, labels):
             if port not in ports.values():
                 fail(f"{cw}: --listen port {port} is not a containerPort")
             listen_ports.append((port, ports))
-            for probe in ("livenessProbe", "readinessProbe"):
+            for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+                if probe == "startupProbe" and probe not in c:
+                    continue
                 get = c.get(probe, {}).get("httpGet")
                 if not get or get.get("path") != "/healthz":
                     fail(f"{cw}: {probe} is not an HTTP GET of /healthz")

@@ -42,4 +42,43 @@ for g in rules["groups"]:
 print(f"{len(alerts)} alerts, each tested firing and not firing" if not bad else "")
 sys.exit(bad)
 PY
+# The unit tests are tight: each mutation below (a `for` one step shorter, a threshold one step
+# lower, a comparison loosened) must make them fail.
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+mkdir "$work/tests" && cp tests/*.yml "$work/tests/"
+python3 - moonquota-rules.yml "$work" <<'PY' || fail "a mutation of the rules was not caught"
+import copy, subprocess, sys, yaml
+rules = yaml.safe_load(open(sys.argv[1]))
+work = sys.argv[2]
+mutations = [
+    ("MoonquotaLeakPersistent", "for", "5m", "4m"),
+    ("MoonquotaLeakPersistent", "expr", "moonquota_reconcile_unexplained_bytes > 0", "moonquota_reconcile_unexplained_bytes >= 0"),
+    ("MoonquotaDriftBeyondTolerance", "for", "15m", "14m"),
+    ("MoonquotaAuditFailing", "for", "10m", "9m"),
+    ("MoonquotaAuditStale", "expr", "> 3 * 300", "> 3 * 299"),
+    ("MoonquotaAuditStale", "expr", "> 3 * 900", "> 3 * 899"),
+    ("MoonquotaMasterWouldStartEmpty", "expr", "== 1", ">= 0"),
+    ("MoonquotaSnapshotTooOld", "expr", "> 1500", "> 1499"),
+    ("MoonquotaSnapshotTooOld", "for", "5m", "4m"),
+]
+bad = 0
+for alert, field, old, new in mutations:
+    mutated = copy.deepcopy(rules)
+    hits = 0
+    for g in mutated["groups"]:
+        for r in g["rules"]:
+            if r.get("alert") == alert and old in str(r.get(field, "")):
+                r[field] = str(r[field]).replace(old, new)
+                hits += 1
+    if hits != 1:
+        print(f"mutation {alert} {field} {old!r}: applies to {hits} rules, expected 1"); bad = 1; continue
+    yaml.safe_dump(mutated, open(f"{work}/moonquota-rules.yml", "w"), sort_keys=False)
+    r = subprocess.run(["promtool", "test", "rules"] + [f"{work}/tests/{t}" for t in
+                       ("audit.yml", "leak_drift.yml", "rebuild_snapshot.yml")], capture_output=True, text=True)
+    if r.returncode == 0:
+        print(f"mutation {alert} {field}: {old!r} -> {new!r} passes the unit tests"); bad = 1
+    else:
+        print(f"mutation {alert} {field}: {old!r} -> {new!r} caught")
+sys.exit(bad)
+PY
 finish

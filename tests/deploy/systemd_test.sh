@@ -31,4 +31,11 @@ sed -e 's/^ProtectSystem=strict/ProtectSystem=stricter/' "$work/moonquota-reconc
 [[ -n "$(systemd-analyze verify --man=no "$work/broken.service" 2>&1)" ]] || fail "verify did not report a bad value"
 
 python3 "$(dirname "$0")/systemd_flags.py" "$tools_dir" "$units_dir" || fail "ExecStart flags"
+# ... and must catch a flag the tool does not have, and a variable the example does not set.
+mkdir "$work/mutated"
+cp "$units_dir"/*.env "$work/mutated/"
+sed -e 's/--format prom/--formatt prom/' "$units_dir/moonquota-rebuild-check.service" > "$work/mutated/a.service"
+python3 "$(dirname "$0")/systemd_flags.py" "$tools_dir" "$work/mutated" >/dev/null && fail "an unknown flag passed"
+sed -e 's/\${MOONQUOTA_TEXTFILE}/${MOONQUOTA_TEXT_FILE}/' "$units_dir/moonquota-rebuild-check.service" > "$work/mutated/a.service"
+python3 "$(dirname "$0")/systemd_flags.py" "$tools_dir" "$work/mutated" >/dev/null && fail "an unset variable passed"
 finish
