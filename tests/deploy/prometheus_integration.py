@@ -8,7 +8,8 @@
    every `for:` shortened to 1s (the `for:` durations themselves are proven by promtool's unit
    tests, deploy.prometheus_rules).
 3. Polls /api/v1/alerts (deadlines, no fixed sleeps) until MoonquotaDriftBeyondTolerance fires for
-   acme and MoonquotaMasterWouldStartEmpty fires; checks /api/v1/rules (every rule healthy);
+   acme, MoonquotaMasterWouldStartEmpty fires, and MoonquotaSnapshotTooOld fires (the bundled
+   store's snapshot is days old); checks /api/v1/rules (every rule healthy);
    rewrites the file from an audit without drift and waits for the drift alert to resolve.
 4. Runs every query of the Grafana dashboard (panels and variables) through /api/v1/query.
 
@@ -227,6 +228,10 @@ try:
              lambda: firing("MoonquotaDriftBeyondTolerance", tenant_id="acme", cluster=RECONCILE_CLUSTER))
     wait_for("MoonquotaMasterWouldStartEmpty fires for cell-a on restore",
              lambda: firing("MoonquotaMasterWouldStartEmpty", cluster="cell-a", path="restore"))
+    # The bundled store's snapshot is days old: the one-shot textfile's metadata age plus the time
+    # since its run is far above the threshold.
+    wait_for(f"MoonquotaSnapshotTooOld fires for cluster {RECONCILE_CLUSTER!r} (from the audit's metadata age)",
+             lambda: firing("MoonquotaSnapshotTooOld", cluster=RECONCILE_CLUSTER))
     if HAS_SERVE:
         wait_for("MoonquotaDriftBeyondTolerance fires for acme in cluster 'serve-cell' (serve)",
                  lambda: firing("MoonquotaDriftBeyondTolerance", tenant_id="acme", cluster="serve-cell"))
