@@ -14,9 +14,12 @@ packages=(
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
   help2man groff-base man-db lintian dpkg-dev file binutils zsh
+  prometheus python3 python3-yaml systemd
 )
 # help2man: the man pages; groff-base, man-db: their test; lintian, dpkg-dev (dpkg-shlibdeps), file
 # (cpack's DEB generator), binutils (objdump): the package test; zsh: the zsh completion test.
+# prometheus (promtool and the server): the deploy.prometheus_* tests; python3, python3-yaml: their
+# scrape target and the Kubernetes manifest test; systemd (systemd-analyze): the unit file test.
 
 # Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
 # with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.
@@ -33,6 +36,17 @@ if ((${#missing[@]})); then
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Debian's prometheus starts its own daemon (port 9090) from its postinst where an init system
+  # runs; the tests start theirs on a free port. A prometheus installed here is stopped and
+  # disabled (one that was already installed is left alone).
+  if [[ " ${missing[*]} " == *" prometheus "* ]]; then
+    if [[ -d /run/systemd/system ]]; then
+      "${sudo_cmd[@]}" systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+    elif [[ -x /etc/init.d/prometheus ]]; then
+      "${sudo_cmd[@]}" /etc/init.d/prometheus stop >/dev/null 2>&1 || true
+      "${sudo_cmd[@]}" update-rc.d prometheus disable >/dev/null 2>&1 || true
+    fi
+  fi
 fi
 
 # s3rver, exactly as locked. `npm ci` wipes and reinstalls node_modules, so it runs only when the

@@ -61,7 +61,7 @@ expect "$(complete_words "$c/snapshot-inspect" snapshot-inspect top "")" "object
 expect "$(complete_words "$c/snapshot-inspect" snapshot-inspect top --by "")" "size charge" "snapshot-inspect top --by <TAB>"
 expect "$(complete_words "$c/snapshot-inspect" snapshot-inspect verify --format "")" "text json ndjson html" \
   "snapshot-inspect verify --format <TAB> (a shared flag after the command)"
-expect "$(complete_words "$c/quota-rebuild" quota-rebuild --format "")" "text json" "quota-rebuild --format <TAB>"
+expect "$(complete_words "$c/quota-rebuild" quota-rebuild --format "")" "text json prom" "quota-rebuild --format <TAB>"
 expect "$(complete_words "$c/quota-rebuild" quota-rebuild --format = j)" "json" "quota-rebuild --format=j<TAB>"
 expect "$(complete_words "$c/quota-rebuild" quota-rebuild --pol)" "--policy --policy-etcd" "quota-rebuild --pol<TAB>"
 expect "$(complete_words "$c/quota-rebuild" quota-rebuild --threads "")" "" "quota-rebuild --threads <TAB> (a number)"

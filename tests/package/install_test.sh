@@ -41,5 +41,5 @@ for tool in "${tools[@]}"; do
 done
 got="$(bash -c 'source "$1"; COMP_WORDS=(quota-rebuild --format ""); COMP_CWORD=2; _moonquota_quota_rebuild; echo "${COMPREPLY[*]}"' _ \
   "$prefix/share/bash-completion/completions/quota-rebuild")"
-[[ "$got" == "text json" ]] || fail "installed bash completion of quota-rebuild --format: [$got]"
+[[ "$got" == "text json prom" ]] || fail "installed bash completion of quota-rebuild --format: [$got]"
 finish
