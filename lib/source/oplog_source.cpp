@@ -49,49 +49,161 @@ void note_other_cluster(const std::string& key, std::vector<std::string>& cluste
   clusters.insert(at, std::move(id));
 }
 
+// The line exactly as format_oplog_export writes it for printable ASCII: {"key":"K","value":"V"}
+// with no escape but \" and \\. Such a line is a JSON object with exactly these two string
+// members, so nlohmann's reading of it gives the same strings; any other line (whitespace, more
+// members, other escapes, bytes outside 0x20-0x7e) returns false and is parsed by nlohmann.
+bool scan_plain_string(std::string_view line, std::size_t& pos, std::string& out) {
+  if (pos >= line.size() || line[pos] != '"') return false;
+  ++pos;
+  out.clear();
+  std::size_t run = pos;
+  while (pos < line.size()) {
+    const auto c = static_cast<unsigned char>(line[pos]);
+    if (c == '"') {
+      out.append(line.data() + run, pos - run);
+      ++pos;
+      return true;
+    }
+    if (c < 0x20 || c > 0x7e) return false;
+    if (c == '\\') {
+      if (pos + 1 >= line.size() || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
+      out.append(line.data() + run, pos - run);
+      out += line[pos + 1];
+      pos += 2;
+      run = pos;
+      continue;
+    }
+    ++pos;
+  }
+  return false;
+}
+
+bool scan_plain_line(std::string_view line, std::string& key, std::string& value) {
+  constexpr std::string_view k_open = "{\"key\":";
+  constexpr std::string_view k_middle = ",\"value\":";
+  if (line.substr(0, k_open.size()) != k_open) return false;
+  std::size_t pos = k_open.size();
+  if (!scan_plain_string(line, pos, key)) return false;
+  if (line.substr(pos, k_middle.size()) != k_middle) return false;
+  pos += k_middle.size();
+  if (!scan_plain_string(line, pos, value)) return false;
+  return pos + 1 == line.size() && line[pos] == '}';
+}
+
+// One export line: its key and value, or false when it is not an object with string members "key"
+// and "value".
+bool parse_export_line(std::string_view line, std::string& key, std::string& value) {
+  if (scan_plain_line(line, key, value)) return true;
+  json object = json::parse(line, nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return false;
+  auto k = object.find("key");
+  auto v = object.find("value");
+  if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) return false;
+  key = k->get<std::string>();
+  value = v->get<std::string>();
+  return true;
+}
+
+constexpr std::size_t k_export_chunk_bytes = std::size_t{4} << 20;
+
 }  // namespace
 
 util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const std::string& cluster_id,
                                                  const OpLogReadLimits& limits) {
   MQ_ASSIGN_OR_RETURN(std::string root, root_for(cluster_id));
-  MQ_ASSIGN_OR_RETURN(std::string text, util::read_small_file(path, limits.max_total_bytes * 2));
+  // Read in chunks (never the whole file at once); the size limit is read_small_file's.
+  util::FileReader reader;
+  MQ_RETURN_IF_ERROR(reader.open(path));
+  if (reader.size() > limits.max_total_bytes * 2) {
+    return Status::limit_exceeded("'" + path + "' is " + std::to_string(reader.size()) +
+                                  " bytes, more than the limit of " + std::to_string(limits.max_total_bytes * 2));
+  }
   OpLogKeySet set;
   set.origin = "file " + path;
   set.root = root;
-  std::size_t pos = 0;
   std::uint64_t line_number = 0;
   std::uint64_t bytes = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
+  std::string key;
+  std::string value;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> line_refs;  // keep_values false: where each kv's line is
+  std::uint64_t line_offset = 0;                                   // of the line being taken
+  auto take_line = [&](std::string_view line) -> Status {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    const std::string where = path + " line " + std::to_string(line_number);
-    json object = json::parse(line, nullptr, false);
-    if (object.is_discarded() || !object.is_object()) return Status::corruption(where + ": not a JSON object");
-    auto k = object.find("key");
-    auto v = object.find("value");
-    if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) {
-      return Status::corruption(where + ": needs string members \"key\" and \"value\"");
+    const std::uint64_t line_bytes = line.size();
+    if (line.empty()) return {};
+    if (!scan_plain_line(line, key, value)) {
+      const std::string where = path + " line " + std::to_string(line_number);
+      json object = json::parse(line, nullptr, false);
+      if (object.is_discarded() || !object.is_object()) return Status::corruption(where + ": not a JSON object");
+      auto k = object.find("key");
+      auto v = object.find("value");
+      if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) {
+        return Status::corruption(where + ": needs string members \"key\" and \"value\"");
+      }
+      key = k->get<std::string>();
+      value = v->get<std::string>();
     }
-    std::string key = k->get<std::string>();
     if (key.rfind(root, 0) != 0) {
       ++set.outside_root;
       note_other_cluster(key, set.other_clusters);
-      continue;
+      return {};
     }
-    bytes += key.size() + v->get_ref<const std::string&>().size();
+    bytes += key.size() + value.size();
     if (bytes > limits.max_total_bytes || set.kvs.size() >= limits.max_keys) {
-      return Status::limit_exceeded(where + ": the export exceeds the read limit");
+      return Status::limit_exceeded(path + " line " + std::to_string(line_number) +
+                                    ": the export exceeds the read limit");
     }
-    set.kvs.push_back({std::move(key), v->get<std::string>()});
+    if (limits.keep_values) {
+      set.kvs.push_back({std::move(key), std::move(value)});
+    } else {
+      set.kvs.push_back({std::move(key), std::string()});
+      line_refs.emplace_back(line_offset, line_bytes);
+    }
+    return {};
+  };
+  std::string buffer;  // the unfinished line, then the next chunk
+  std::string chunk;
+  while (reader.offset() < reader.size()) {
+    chunk.clear();
+    MQ_RETURN_IF_ERROR(
+        reader.read_exact(std::min<std::uint64_t>(k_export_chunk_bytes, reader.size() - reader.offset()), &chunk));
+    const std::uint64_t buffer_offset = reader.offset() - chunk.size() - buffer.size();
+    buffer += chunk;
+    std::size_t pos = 0;
+    for (std::size_t end = buffer.find('\n'); end != std::string::npos; end = buffer.find('\n', pos)) {
+      line_offset = buffer_offset + pos;
+      MQ_RETURN_IF_ERROR(take_line(std::string_view(buffer).substr(pos, end - pos)));
+      pos = end + 1;
+    }
+    buffer.erase(0, pos);
+  }
+  if (!buffer.empty()) {
+    line_offset = reader.size() - buffer.size();
+    MQ_RETURN_IF_ERROR(take_line(buffer));
   }
   if (set.outside_root > 0) {
     set.findings.push_back({model::Severity::warning, path,
                             std::to_string(set.outside_root) + " lines hold keys outside " + root + " (ignored)"});
+  }
+  if (!limits.keep_values) {
+    // Sort the line references with their keys: a permutation by key, applied to both.
+    std::vector<std::size_t> order(set.kvs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return set.kvs[a].key < set.kvs[b].key; });
+    auto lines = std::make_shared<ExportLines>();
+    lines->path = path;
+    std::vector<KeyValue> sorted;
+    sorted.reserve(order.size());
+    for (std::size_t i : order) {
+      sorted.push_back(std::move(set.kvs[i]));
+      lines->lines.push_back(line_refs[i]);
+    }
+    set.kvs = std::move(sorted);
+    MQ_RETURN_IF_ERROR(lines->reader.open(path));
+    set.export_lines = std::move(lines);
   }
   MQ_RETURN_IF_ERROR(sort_and_check(set));
   return set;
@@ -156,9 +268,25 @@ util::Status write_oplog_etcd(const std::string& host_port, const std::string& c
   return {};
 }
 
-util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
-  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id);
-  return read_oplog_etcd(oplog.etcd, cluster_id, {}, oplog.net);
+util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id,
+                                     const OpLogReadLimits& limits) {
+  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id, limits);
+  return read_oplog_etcd(oplog.etcd, cluster_id, limits, oplog.net);
+}
+
+util::Result<std::string_view> oplog_value(const OpLogKeySet& set, std::size_t index, std::string& scratch) {
+  if (!set.export_lines) return std::string_view(set.kvs[index].value);
+  ExportLines& lines = *set.export_lines;
+  const auto [offset, length] = lines.lines[index];
+  std::string line;
+  MQ_RETURN_IF_ERROR(lines.reader.seek(offset));
+  MQ_RETURN_IF_ERROR(lines.reader.read_exact(length, &line));
+  std::string key;
+  if (!parse_export_line(line, key, scratch) || key != set.kvs[index].key) {
+    return Status::corruption(lines.path + ": the line of key '" + set.kvs[index].key +
+                              "' changed while it was being read");
+  }
+  return std::string_view(scratch);
 }
 
 }  // namespace moonquota::source
