@@ -1,6 +1,7 @@
 #include "source/oplog_source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -53,48 +54,62 @@ void note_other_cluster(const std::string& key, std::vector<std::string>& cluste
 // with no escape but \" and \\. Such a line is a JSON object with exactly these two string
 // members, so nlohmann's reading of it gives the same strings; any other line (whitespace, more
 // members, other escapes, bytes outside 0x20-0x7e) returns false and is parsed by nlohmann.
-bool scan_plain_string(std::string_view line, std::size_t& pos, std::string& out) {
+// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e.
+constexpr auto k_special = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) table[c] = c < 0x20 || c > 0x7e || c == '"' || c == '\\';
+  return table;
+}();
+
+// `out` null: the string is checked and measured (`length`, its unescaped size) but not copied.
+bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out, std::size_t& length) {
   if (pos >= line.size() || line[pos] != '"') return false;
   ++pos;
-  out.clear();
+  if (out != nullptr) out->clear();
+  length = 0;
   std::size_t run = pos;
-  while (pos < line.size()) {
-    const auto c = static_cast<unsigned char>(line[pos]);
+  const std::size_t size = line.size();
+  while (pos < size) {
+    while (pos < size && !k_special[static_cast<unsigned char>(line[pos])]) ++pos;
+    if (pos >= size) break;
+    const char c = line[pos];
     if (c == '"') {
-      out.append(line.data() + run, pos - run);
+      length += pos - run;
+      if (out != nullptr) out->append(line.data() + run, pos - run);
       ++pos;
       return true;
     }
-    if (c < 0x20 || c > 0x7e) return false;
-    if (c == '\\') {
-      if (pos + 1 >= line.size() || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
-      out.append(line.data() + run, pos - run);
-      out += line[pos + 1];
-      pos += 2;
-      run = pos;
-      continue;
+    if (c != '\\' || pos + 1 >= size || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
+    length += pos - run + 1;
+    if (out != nullptr) {
+      out->append(line.data() + run, pos - run);
+      out->push_back(line[pos + 1]);
     }
-    ++pos;
+    pos += 2;
+    run = pos;
   }
   return false;
 }
 
-bool scan_plain_line(std::string_view line, std::string& key, std::string& value) {
+// `value` null: the value is checked and measured only.
+bool scan_plain_line(std::string_view line, std::string& key, std::string* value, std::size_t& value_length) {
   constexpr std::string_view k_open = "{\"key\":";
   constexpr std::string_view k_middle = ",\"value\":";
   if (line.substr(0, k_open.size()) != k_open) return false;
   std::size_t pos = k_open.size();
-  if (!scan_plain_string(line, pos, key)) return false;
+  std::size_t key_length = 0;
+  if (!scan_plain_string(line, pos, &key, key_length)) return false;
   if (line.substr(pos, k_middle.size()) != k_middle) return false;
   pos += k_middle.size();
-  if (!scan_plain_string(line, pos, value)) return false;
+  if (!scan_plain_string(line, pos, value, value_length)) return false;
   return pos + 1 == line.size() && line[pos] == '}';
 }
 
 // One export line: its key and value, or false when it is not an object with string members "key"
 // and "value".
 bool parse_export_line(std::string_view line, std::string& key, std::string& value) {
-  if (scan_plain_line(line, key, value)) return true;
+  std::size_t value_length = 0;
+  if (scan_plain_line(line, key, &value, value_length)) return true;
   json object = json::parse(line, nullptr, false);
   if (object.is_discarded() || !object.is_object()) return false;
   auto k = object.find("key");
@@ -133,7 +148,10 @@ util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const 
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::uint64_t line_bytes = line.size();
     if (line.empty()) return {};
-    if (!scan_plain_line(line, key, value)) {
+    std::size_t value_length = 0;
+    // The value is copied only when it is kept.
+    const bool plain = scan_plain_line(line, key, limits.keep_values ? &value : nullptr, value_length);
+    if (!plain) {
       const std::string where = path + " line " + std::to_string(line_number);
       json object = json::parse(line, nullptr, false);
       if (object.is_discarded() || !object.is_object()) return Status::corruption(where + ": not a JSON object");
@@ -144,13 +162,14 @@ util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const 
       }
       key = k->get<std::string>();
       value = v->get<std::string>();
+      value_length = value.size();
     }
     if (key.rfind(root, 0) != 0) {
       ++set.outside_root;
       note_other_cluster(key, set.other_clusters);
       return {};
     }
-    bytes += key.size() + value.size();
+    bytes += key.size() + value_length;
     if (bytes > limits.max_total_bytes || set.kvs.size() >= limits.max_keys) {
       return Status::limit_exceeded(path + " line " + std::to_string(line_number) +
                                     ": the export exceeds the read limit");
