@@ -65,20 +65,20 @@ class Bytes {
 
 std::string text_number(Bytes& b) {
   const std::string d = std::to_string(b.uint());
-  switch (b.next() % 16) {
-    case 0: return "-" + d;
-    case 1: return d + ".0";
-    case 2: return d + "." + std::to_string(b.next());
-    case 3: return d + (b.next() % 2 ? "e" : "E") + std::to_string(b.next() % 5);
-    case 4: return d + "e-1";
-    case 5: return "0" + d;
-    case 6: return "-0";
-    case 7: return "0.0";
-    case 8: return "18446744073709551616";
-    case 9: return d + "0000000000000000000000";
-    case 10: return " " + d;
-    case 11: return d + "\n";
-    case 12: return "+" + d;
+  switch (b.next() % 32) {  // 0 (also what an exhausted input reads) and 14-31: canonical
+    case 1: return "-" + d;
+    case 2: return d + ".0";
+    case 3: return d + "." + std::to_string(b.next());
+    case 4: return d + (b.next() % 2 ? "e" : "E") + std::to_string(b.next() % 5);
+    case 5: return d + "e-1";
+    case 6: return "0" + d;
+    case 7: return "-0";
+    case 8: return "0.0";
+    case 9: return "18446744073709551616";
+    case 10: return d + "0000000000000000000000";
+    case 11: return " " + d;
+    case 12: return d + "\n";
+    case 13: return "+" + d;
     default: return d;
   }
 }
@@ -93,15 +93,15 @@ std::string text_string(Bytes& b) {
   for (int i = 0; i < length; ++i) {
     const std::uint8_t form = b.next();
     const std::uint8_t c = b.next();
-    if (form % 4 == 0) {
+    if (form % 4 == 3) {
       s += static_cast<char>(c);  // any byte: quotes, backslashes, control bytes, >= 0x80
-    } else if (form % 4 == 1) {
+    } else if (form % 4 == 2) {
       s += k_escapes[c % (sizeof(k_escapes) / sizeof(k_escapes[0]))];
     } else {
       s += static_cast<char>(0x20 + c % 0x5f);  // printable ASCII, '"' and '\' included
     }
   }
-  if (b.next() % 16 != 0) s += '"';
+  if (b.next() % 16 != 15) s += '"';
   return s;
 }
 
@@ -130,7 +130,7 @@ std::string text_value(Bytes& b, int depth) {
 
 std::string text_entry(Bytes& b) {
   const std::uint8_t shape = b.next();
-  std::string s = "[" + (shape % 8 == 0 ? text_value(b, 2) : text_number(b));
+  std::string s = "[" + (shape % 8 == 7 ? text_value(b, 2) : text_number(b));
   const int strings = shape % 16 == 1 ? 2 : shape % 16 == 2 ? 4 : 3;
   for (int i = 0; i < strings; ++i) s += "," + (shape % 32 == 3 ? text_value(b, 2) : text_string(b));
   return s + (shape % 64 == 4 ? ",]" : "]");
@@ -138,10 +138,10 @@ std::string text_entry(Bytes& b) {
 
 std::string text_batch(Bytes& b) {
   const std::uint8_t shape = b.next();
-  std::string s = shape % 32 == 0 ? "\xef\xbb\xbf[" : "[";
+  std::string s = shape % 32 == 31 ? "\xef\xbb\xbf[" : "[";
   for (int i = 0; i < 4; ++i) s += text_number(b) + (shape % 16 == 1 ? " , " : ",");
   s += '[';
-  const int entries = b.next() % 5;
+  const int entries = 1 + b.next() % 5 - (shape % 64 == 7 ? 1 : 0);
   for (int i = 0; i < entries; ++i) {
     if (i > 0) s += ',';
     s += text_entry(b);
@@ -177,7 +177,7 @@ bool printable_plain(const std::string& s) {
 
 Json::Value value_number(Bytes& b, bool& plain) {
   switch (b.next() % 10) {
-    case 0: plain = false; return Json::Value(-static_cast<Json::Int64>(b.next()) - 1);
+    case 9: plain = false; return Json::Value(-static_cast<Json::Int64>(b.next()) - 1);
     case 1: plain = false; return Json::Value(static_cast<double>(b.uint()));
     case 2: plain = false; return Json::Value(static_cast<double>(b.next()) / 7.0);
     case 3: plain = false; return Json::Value(b.next() % 2 == 0);
@@ -191,7 +191,7 @@ Json::Value value_number(Bytes& b, bool& plain) {
 Json::Value value_string(Bytes& b, bool& plain) {
   std::string s;
   const int length = b.next() % 12;
-  const bool raw = b.next() % 4 == 0;
+  const bool raw = b.next() % 4 == 3;
   for (int i = 0; i < length; ++i) {
     const std::uint8_t c = b.next();
     s += raw ? static_cast<char>(c) : static_cast<char>(0x20 + c % 0x5f);
@@ -217,14 +217,14 @@ Built value_batch(Bytes& b) {
   Built out;
   out.value = Json::Value(Json::arrayValue);
   bool& plain = out.plain;
-  for (int i = 0; i < 4; ++i) out.value.append(b.next() % 32 == 0 ? value_other(b, plain) : value_number(b, plain));
+  for (int i = 0; i < 4; ++i) out.value.append(b.next() % 32 == 31 ? value_other(b, plain) : value_number(b, plain));
   Json::Value entries(Json::arrayValue);
-  const int n = b.next() % 5;
+  const int n = (1 + b.next()) % 6;
   if (n == 0) plain = false;
   for (int i = 0; i < n; ++i) {
     Json::Value e(Json::arrayValue);
     const std::uint8_t shape = b.next();
-    e.append(shape % 16 == 0 ? value_other(b, plain) : value_number(b, plain));
+    e.append(shape % 16 == 15 ? value_other(b, plain) : value_number(b, plain));
     const int strings = shape % 16 == 1 ? 2 : 3;
     if (strings != 3) plain = false;
     for (int j = 0; j < strings; ++j) e.append(shape % 16 == 2 ? value_other(b, plain) : value_string(b, plain));
@@ -232,7 +232,7 @@ Built value_batch(Bytes& b) {
   }
   out.value.append(entries);
   out.value.append(value_number(b, plain));
-  if (b.next() % 32 == 0) {
+  if (b.next() % 32 == 31) {
     out.value.append(Json::Value(1));
     plain = false;
   }
