@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "format/oplog_base64.hpp"
+#include "format/oplog_canonical.hpp"
 #include "model/tenant_id.hpp"
 
 namespace moonquota::format {
@@ -226,6 +227,63 @@ util::Result<BatchRecord> decode_batch_record_unguarded(std::string_view text, c
   return batch;
 }
 
+// The writer's own text (oplog_canonical.hpp): decoded without jsoncpp. Succeeds only for a record
+// the jsoncpp path accepts with exactly these entries and no finding but "empty tenant id"; any
+// other input returns false with `findings` untouched, and the caller takes the jsoncpp path,
+// which produces the rejection or the findings.
+bool decode_canonical_batch(std::string_view text, const std::string& key, model::Findings& findings,
+                            BatchRecord& batch) {
+  thread_local CanonicalBatchView view;
+  if (!scan_canonical_batch(text, view)) return false;
+  const std::uint64_t count = view.entries.size();
+  if (view.schema_version != 1 || view.checksum > UINT32_MAX || view.batch_id == 0 || view.first_seq == 0 ||
+      view.last_seq < view.first_seq || view.last_seq - view.first_seq != count - 1) {
+    return false;
+  }
+  thread_local std::unique_ptr<XXH32_state_t, decltype(&XXH32_freeState)> state(XXH32_createState(), &XXH32_freeState);
+  XXH32_reset(state.get(), 0);
+  XXH32_update(state.get(), text.data(), view.checksum_input_end);
+  XXH32_update(state.get(), "]", 1);
+  if (XXH32_digest(state.get()) != view.checksum) return false;
+  std::size_t empty_tenants = 0;
+  for (const auto& e : view.entries) {
+    if (e.op_type == 0 || e.op_type >= op_type::max || e.key.size() > k_max_oplog_key_bytes) return false;
+    // base64 grows 3 bytes to 4: a longer text cannot decode within the limit.
+    if (e.payload_base64.size() / 4 * 3 > k_max_oplog_payload_bytes + 2) return false;
+    if (e.tenant_id.empty()) {
+      ++empty_tenants;
+    } else if (!model::is_valid_tenant_id(e.tenant_id)) {
+      return false;
+    }
+  }
+  batch.batch_id = view.batch_id;
+  batch.first_seq = view.first_seq;
+  batch.last_seq = view.last_seq;
+  batch.checksum = static_cast<std::uint32_t>(view.checksum);
+  batch.entries.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& e = view.entries[i];
+    auto payload = base64_decode_canonical(e.payload_base64);
+    if (!payload || payload->size() > k_max_oplog_payload_bytes) return false;
+    OpLogEntry& out = batch.entries[i];
+    out.sequence = batch.first_seq + i;
+    out.op_type = static_cast<std::uint32_t>(e.op_type);
+    out.tenant_id = model::normalize_tenant_id(e.tenant_id);
+    out.key.assign(e.key);
+    out.payload = std::move(*payload);
+  }
+  if (empty_tenants > 0) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!view.entries[i].tenant_id.empty()) continue;
+      findings.push_back({.severity = model::Severity::info,
+                          .location = entry_where(key, i, batch.first_seq),
+                          .message = "empty tenant id (normalised to \"default\"; the writer never produces it)",
+                          .entry = i});
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::Findings& findings) {
@@ -236,6 +294,8 @@ util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::
 
 util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::string& key,
                                               model::Findings& findings) {
+  BatchRecord batch;
+  if (decode_canonical_batch(text, key, findings, batch)) return batch;
   try {
     return decode_batch_record_unguarded(text, key, findings);
   } catch (const Json::Exception& e) { return reject(1, key, json_exception_text(e)); }

@@ -1,6 +1,7 @@
 #include "restore/oplog_replay.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "source/oplog_keys.hpp"
 
@@ -9,6 +10,10 @@ namespace moonquota::restore {
 namespace {
 
 using util::Status;
+
+// The decoded batches a poll page keeps between its decoding and its applying (sized by their
+// stored text), so that memory does not grow with the page or the log.
+constexpr std::uint64_t k_window_bytes = std::uint64_t{16} << 20;
 
 Status fatal(const std::string& rule, const std::string& where, const std::string& message) {
   return Status::corruption(rule + ": " + where + ": " + message +
@@ -50,6 +55,11 @@ class Replayer {
   }
 
  private:
+  // The stored value of one of m_keys' pairs (held, or read again from the export file).
+  util::Result<std::string_view> value_of(const source::KeyValue* kv, std::string& scratch) const {
+    return source::oplog_value(m_keys, static_cast<std::size_t>(kv - m_keys.kvs.data()), scratch);
+  }
+
   std::string batch_key(std::uint64_t id) const { return m_keys.root + "batches/" + source::d20(id); }
 
   Status read_prefix(const BatchKeys& index) {
@@ -68,7 +78,9 @@ class Replayer {
       }
       return {};
     }
-    auto prefix = format::decode_durable_prefix(index.prefix->value, m_result.findings);
+    std::string scratch;
+    MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(index.prefix, scratch));
+    auto prefix = format::decode_durable_prefix(text, m_result.findings);
     if (!prefix.ok()) return fatal("prefix", index.prefix->key, prefix.status().message() + " (INTERNAL_ERROR)");
     m_result.prefix = *prefix;
     if (prefix->batch_id == 0 && prefix->last_seq != 0) {
@@ -99,7 +111,9 @@ class Replayer {
     const source::KeyValue* kv = find(index, key);
     if (kv == nullptr) return fatal("terminal batch", key, "missing (ETCD_KEY_NOT_EXIST)");
     model::Findings ignored;  // findings are reported when the batch is walked
-    auto batch = format::decode_batch_record(kv->value, key, ignored);
+    std::string scratch;
+    MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, scratch));
+    auto batch = format::decode_batch_record(text, key, ignored);
     if (!batch.ok()) return fatal("terminal batch", key, batch.status().message() + " (INTERNAL_ERROR)");
     if (batch->batch_id != prefix.batch_id) {
       return fatal("terminal batch", key,
@@ -164,24 +178,42 @@ class Replayer {
                                  [](const source::KeyValue* kv, const std::string& k) { return kv->key < k; });
       const std::size_t available = static_cast<std::size_t>(index.batches.end() - it);
       const std::size_t page = std::min<std::size_t>(available, m_options.page_batches);
-      std::vector<std::pair<format::BatchRecord, const source::KeyValue*>> decoded;
+      // Every batch of the page is decoded (and its findings and errors taken) before any is
+      // applied, as the reader does; only a bounded window of the decoded batches is kept, the
+      // rest is decoded again when its turn to be applied comes.
+      std::vector<std::pair<std::optional<format::BatchRecord>, const source::KeyValue*>> decoded;
+      std::uint64_t held_bytes = 0;
       for (std::size_t i = 0; i < page; ++i) {
         const source::KeyValue* kv = it[static_cast<std::ptrdiff_t>(i)];
         auto id = source::parse_d20(std::string_view(kv->key).substr(m_keys.root.size() + 8));
         if (!id) continue;  // skipped silently by the reader; flagged by the auditor
-        auto batch = format::decode_batch_record(kv->value, kv->key, m_result.findings);
+        MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, m_scratch));
+        auto batch = format::decode_batch_record(text, kv->key, m_result.findings);
         if (!batch.ok()) return fatal("decode", kv->key, batch.status().message() + " (INTERNAL_ERROR)");
         if (batch->batch_id != *id) {
           return fatal("rule 13", kv->key,
                        "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key");
         }
         ++m_result.batches_decoded;
-        decoded.emplace_back(std::move(batch).value(), kv);
+        if (held_bytes + text.size() <= k_window_bytes) {
+          held_bytes += text.size();
+          decoded.emplace_back(std::move(batch).value(), kv);
+        } else {
+          decoded.emplace_back(std::nullopt, kv);
+        }
       }
       for (auto& [batch, kv] : decoded) {
         if (m_applied_batch_id >= prefix.batch_id) break;
+        if (!batch) {
+          model::Findings again;  // taken above
+          MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, m_scratch));
+          auto redone = format::decode_batch_record(text, kv->key, again);
+          if (!redone.ok()) return fatal("decode", kv->key, redone.status().message() + " (INTERNAL_ERROR)");
+          batch = std::move(redone).value();
+        }
         bool stop = false;
-        MQ_RETURN_IF_ERROR(walk_batch(batch, kv->key, stop));
+        MQ_RETURN_IF_ERROR(walk_batch(*batch, kv->key, stop));
+        batch.reset();
         if (stop) return {};
       }
       if (m_applied_batch_id >= prefix.batch_id) return {};
@@ -230,6 +262,7 @@ class Replayer {
   ReplayOptions m_options;
   OpLogApplier m_applier;
   ReplayResult m_result;
+  std::string m_scratch;  // the value being decoded when it is read again from the export file
   bool m_scanned_any = false;
   std::uint64_t m_applied_batch_id = 0;
   std::uint64_t m_scanned_last_seq = 0;

@@ -46,7 +46,9 @@ util::Result<PromoteOutcome> bootstrap_and_replay(const StoreSelection& selectio
                                                   const RestoreOptions& options, const ReplayOptions& replay_options,
                                                   StandbyStore& store, const AfterBootstrap& after_bootstrap) {
   PromoteOutcome out;
-  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, source::read_oplog(oplog, selection.cluster_id));
+  source::OpLogReadLimits limits;
+  limits.keep_values = false;  // the replay reads each batch when it decodes it
+  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, source::read_oplog(oplog, selection.cluster_id, limits));
   MQ_RETURN_IF_ERROR(bootstrap(selection, options, store, out));
   if (after_bootstrap && !after_bootstrap(out.bootstrap, store)) return out;
   MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq, replay_options));

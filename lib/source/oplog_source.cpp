@@ -1,6 +1,7 @@
 #include "source/oplog_source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -49,49 +50,179 @@ void note_other_cluster(const std::string& key, std::vector<std::string>& cluste
   clusters.insert(at, std::move(id));
 }
 
+// The line exactly as format_oplog_export writes it for printable ASCII: {"key":"K","value":"V"}
+// with no escape but \" and \\. Such a line is a JSON object with exactly these two string
+// members, so nlohmann's reading of it gives the same strings; any other line (whitespace, more
+// members, other escapes, bytes outside 0x20-0x7e) returns false and is parsed by nlohmann.
+// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e.
+constexpr auto k_special = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) table[c] = c < 0x20 || c > 0x7e || c == '"' || c == '\\';
+  return table;
+}();
+
+// `out` null: the string is checked and measured (`length`, its unescaped size) but not copied.
+bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out, std::size_t& length) {
+  if (pos >= line.size() || line[pos] != '"') return false;
+  ++pos;
+  if (out != nullptr) out->clear();
+  length = 0;
+  std::size_t run = pos;
+  const std::size_t size = line.size();
+  while (pos < size) {
+    while (pos < size && !k_special[static_cast<unsigned char>(line[pos])]) ++pos;
+    if (pos >= size) break;
+    const char c = line[pos];
+    if (c == '"') {
+      length += pos - run;
+      if (out != nullptr) out->append(line.data() + run, pos - run);
+      ++pos;
+      return true;
+    }
+    if (c != '\\' || pos + 1 >= size || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
+    length += pos - run + 1;
+    if (out != nullptr) {
+      out->append(line.data() + run, pos - run);
+      out->push_back(line[pos + 1]);
+    }
+    pos += 2;
+    run = pos;
+  }
+  return false;
+}
+
+// `value` null: the value is checked and measured only.
+bool scan_plain_line(std::string_view line, std::string& key, std::string* value, std::size_t& value_length) {
+  constexpr std::string_view k_open = "{\"key\":";
+  constexpr std::string_view k_middle = ",\"value\":";
+  if (line.substr(0, k_open.size()) != k_open) return false;
+  std::size_t pos = k_open.size();
+  std::size_t key_length = 0;
+  if (!scan_plain_string(line, pos, &key, key_length)) return false;
+  if (line.substr(pos, k_middle.size()) != k_middle) return false;
+  pos += k_middle.size();
+  if (!scan_plain_string(line, pos, value, value_length)) return false;
+  return pos + 1 == line.size() && line[pos] == '}';
+}
+
+// One export line: its key and value, or false when it is not an object with string members "key"
+// and "value".
+bool parse_export_line(std::string_view line, std::string& key, std::string& value) {
+  std::size_t value_length = 0;
+  if (scan_plain_line(line, key, &value, value_length)) return true;
+  json object = json::parse(line, nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return false;
+  auto k = object.find("key");
+  auto v = object.find("value");
+  if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) return false;
+  key = k->get<std::string>();
+  value = v->get<std::string>();
+  return true;
+}
+
+constexpr std::size_t k_export_chunk_bytes = std::size_t{4} << 20;
+
 }  // namespace
 
 util::Result<OpLogKeySet> read_oplog_export_file(const std::string& path, const std::string& cluster_id,
                                                  const OpLogReadLimits& limits) {
   MQ_ASSIGN_OR_RETURN(std::string root, root_for(cluster_id));
-  MQ_ASSIGN_OR_RETURN(std::string text, util::read_small_file(path, limits.max_total_bytes * 2));
+  // Read in chunks (never the whole file at once); the size limit is read_small_file's.
+  util::FileReader reader;
+  MQ_RETURN_IF_ERROR(reader.open(path));
+  if (reader.size() > limits.max_total_bytes * 2) {
+    return Status::limit_exceeded("'" + path + "' is " + std::to_string(reader.size()) +
+                                  " bytes, more than the limit of " + std::to_string(limits.max_total_bytes * 2));
+  }
   OpLogKeySet set;
   set.origin = "file " + path;
   set.root = root;
-  std::size_t pos = 0;
   std::uint64_t line_number = 0;
   std::uint64_t bytes = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
+  std::string key;
+  std::string value;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> line_refs;  // keep_values false: where each kv's line is
+  std::uint64_t line_offset = 0;                                   // of the line being taken
+  auto take_line = [&](std::string_view line) -> Status {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    const std::string where = path + " line " + std::to_string(line_number);
-    json object = json::parse(line, nullptr, false);
-    if (object.is_discarded() || !object.is_object()) return Status::corruption(where + ": not a JSON object");
-    auto k = object.find("key");
-    auto v = object.find("value");
-    if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) {
-      return Status::corruption(where + ": needs string members \"key\" and \"value\"");
+    const std::uint64_t line_bytes = line.size();
+    if (line.empty()) return {};
+    std::size_t value_length = 0;
+    // The value is copied only when it is kept.
+    const bool plain = scan_plain_line(line, key, limits.keep_values ? &value : nullptr, value_length);
+    if (!plain) {
+      const std::string where = path + " line " + std::to_string(line_number);
+      json object = json::parse(line, nullptr, false);
+      if (object.is_discarded() || !object.is_object()) return Status::corruption(where + ": not a JSON object");
+      auto k = object.find("key");
+      auto v = object.find("value");
+      if (k == object.end() || !k->is_string() || v == object.end() || !v->is_string()) {
+        return Status::corruption(where + ": needs string members \"key\" and \"value\"");
+      }
+      key = k->get<std::string>();
+      value = v->get<std::string>();
+      value_length = value.size();
     }
-    std::string key = k->get<std::string>();
     if (key.rfind(root, 0) != 0) {
       ++set.outside_root;
       note_other_cluster(key, set.other_clusters);
-      continue;
+      return {};
     }
-    bytes += key.size() + v->get_ref<const std::string&>().size();
+    bytes += key.size() + value_length;
     if (bytes > limits.max_total_bytes || set.kvs.size() >= limits.max_keys) {
-      return Status::limit_exceeded(where + ": the export exceeds the read limit");
+      return Status::limit_exceeded(path + " line " + std::to_string(line_number) +
+                                    ": the export exceeds the read limit");
     }
-    set.kvs.push_back({std::move(key), v->get<std::string>()});
+    if (limits.keep_values) {
+      set.kvs.push_back({std::move(key), std::move(value)});
+    } else {
+      set.kvs.push_back({std::move(key), std::string()});
+      line_refs.emplace_back(line_offset, line_bytes);
+    }
+    return {};
+  };
+  std::string buffer;  // the unfinished line, then the next chunk
+  std::string chunk;
+  while (reader.offset() < reader.size()) {
+    chunk.clear();
+    MQ_RETURN_IF_ERROR(
+        reader.read_exact(std::min<std::uint64_t>(k_export_chunk_bytes, reader.size() - reader.offset()), &chunk));
+    const std::uint64_t buffer_offset = reader.offset() - chunk.size() - buffer.size();
+    buffer += chunk;
+    std::size_t pos = 0;
+    for (std::size_t end = buffer.find('\n'); end != std::string::npos; end = buffer.find('\n', pos)) {
+      line_offset = buffer_offset + pos;
+      MQ_RETURN_IF_ERROR(take_line(std::string_view(buffer).substr(pos, end - pos)));
+      pos = end + 1;
+    }
+    buffer.erase(0, pos);
+  }
+  if (!buffer.empty()) {
+    line_offset = reader.size() - buffer.size();
+    MQ_RETURN_IF_ERROR(take_line(buffer));
   }
   if (set.outside_root > 0) {
     set.findings.push_back({model::Severity::warning, path,
                             std::to_string(set.outside_root) + " lines hold keys outside " + root + " (ignored)"});
+  }
+  if (!limits.keep_values) {
+    // Sort the line references with their keys: a permutation by key, applied to both.
+    std::vector<std::size_t> order(set.kvs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return set.kvs[a].key < set.kvs[b].key; });
+    auto lines = std::make_shared<ExportLines>();
+    lines->path = path;
+    std::vector<KeyValue> sorted;
+    sorted.reserve(order.size());
+    for (std::size_t i : order) {
+      sorted.push_back(std::move(set.kvs[i]));
+      lines->lines.push_back(line_refs[i]);
+    }
+    set.kvs = std::move(sorted);
+    MQ_RETURN_IF_ERROR(lines->reader.open(path));
+    set.export_lines = std::move(lines);
   }
   MQ_RETURN_IF_ERROR(sort_and_check(set));
   return set;
@@ -156,9 +287,25 @@ util::Status write_oplog_etcd(const std::string& host_port, const std::string& c
   return {};
 }
 
-util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id) {
-  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id);
-  return read_oplog_etcd(oplog.etcd, cluster_id, {}, oplog.net);
+util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id,
+                                     const OpLogReadLimits& limits) {
+  if (!oplog.file.empty()) return read_oplog_export_file(oplog.file, cluster_id, limits);
+  return read_oplog_etcd(oplog.etcd, cluster_id, limits, oplog.net);
+}
+
+util::Result<std::string_view> oplog_value(const OpLogKeySet& set, std::size_t index, std::string& scratch) {
+  if (!set.export_lines) return std::string_view(set.kvs[index].value);
+  ExportLines& lines = *set.export_lines;
+  const auto [offset, length] = lines.lines[index];
+  std::string line;
+  MQ_RETURN_IF_ERROR(lines.reader.seek(offset));
+  MQ_RETURN_IF_ERROR(lines.reader.read_exact(length, &line));
+  std::string key;
+  if (!parse_export_line(line, key, scratch) || key != set.kvs[index].key) {
+    return Status::corruption(lines.path + ": the line of key '" + set.kvs[index].key +
+                              "' changed while it was being read");
+  }
+  return std::string_view(scratch);
 }
 
 }  // namespace moonquota::source

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/finding.hpp"
+#include "util/file_reader.hpp"
 #include "util/net_config.hpp"
 #include "util/status.hpp"
 
@@ -21,6 +23,14 @@ namespace moonquota::source {
 struct KeyValue {
   std::string key;
   std::string value;
+};
+
+// Where the values of a key set read without them lie in its export file (one line per key,
+// parallel to OpLogKeySet::kvs): oplog_value reads and parses the line again when it is needed.
+struct ExportLines {
+  std::string path;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> lines;  // offset and length of each kv's line
+  util::FileReader reader;
 };
 
 struct OpLogKeySet {
@@ -33,6 +43,9 @@ struct OpLogKeySet {
   // no key (so that "no key" can say which cluster ids exist instead).
   std::vector<std::string> other_clusters;
   model::Findings findings;
+  // Set when the values were left in the export file (OpLogReadLimits::keep_values false): every
+  // kvs[i].value is then empty and oplog_value reads it.
+  std::shared_ptr<ExportLines> export_lines;
 };
 
 inline constexpr std::size_t k_max_other_clusters = 32;
@@ -40,7 +53,15 @@ inline constexpr std::size_t k_max_other_clusters = 32;
 struct OpLogReadLimits {
   std::uint64_t max_total_bytes = 8ULL << 30;  // keys + values held in memory
   std::uint64_t max_keys = 50'000'000;
+  // false: an export file's values are checked while reading but not held (memory independent of
+  // the log's length); oplog_value reads each again. etcd's values are always held.
+  bool keep_values = true;
 };
+
+// The value of set.kvs[index]: the held value, or (export_lines set) the value read again from its
+// line into `scratch`. Errors: io_error / corruption when the file changed since it was read.
+[[nodiscard]] util::Result<std::string_view> oplog_value(const OpLogKeySet& set, std::size_t index,
+                                                         std::string& scratch);
 
 // Which OpLog a tool reads: --oplog-etcd HOST:PORT or --oplog-file FILE (the file wins when both
 // are set; the tools make them exclusive).
@@ -64,7 +85,8 @@ struct OpLogSelection {
 
 // Reads the OpLog key set from the selected source: read_oplog_export_file or read_oplog_etcd,
 // with their errors.
-[[nodiscard]] util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id);
+[[nodiscard]] util::Result<OpLogKeySet> read_oplog(const OpLogSelection& oplog, const std::string& cluster_id,
+                                                   const OpLogReadLimits& limits = {});
 
 // One export line per key value, in the given order, written atomically. Errors: io_error,
 // invalid_argument when a key or value is not valid UTF-8 (an export line cannot carry it).

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Benchmark (issue 15): OpLog replay (the promote path) of ours against a baseline build, same
+# input, same run. For each size it forges a synthetic log (snapshot-forge --oplog-large N), then
+# runs, best of RUNS, with GNU time (wall, user CPU, peak RSS):
+#   quota-rebuild --store EMPTY --oplog-file FILE --cluster-id C   (no snapshot: replay from 1)
+#   oplog-inspect summary --oplog-file FILE --cluster-id C
+# and checks that ours and the baseline print the same report. entries/s = N / wall.
+#   bash bench/oplog_replay.sh [SIZES ("100000 1000000")] [RUNS (3)]
+# Tools: ours from build/tools (override with TOOLS=DIR); the baseline from BASE_TOOLS=DIR
+# (default /tmp/base-5a2a67d/build/tools: `git worktree add /tmp/base-5a2a67d 5a2a67d`, then
+# configure it RelWithDebInfo with -DMOONQUOTA_BUILD_TESTS=OFF and build the targets quota-rebuild
+# and oplog-inspect). Without a baseline only ours is measured. Prints a Markdown table.
+set -euo pipefail
+sizes="${1:-100000 1000000}"; runs="${2:-3}"
+here="$(cd "$(dirname "$0")/.." && pwd)"
+tools="${TOOLS:-$here/build/tools}"
+base_tools="${BASE_TOOLS:-/tmp/base-5a2a67d/build/tools}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/oplog-bench.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/empty/mooncake_master_snapshot/C"
+
+best() {  # LABEL CMD...: "wall user peak_kb" of the run with the best wall time of $runs runs
+  local label="$1"; shift
+  local best_line=""
+  for _ in $(seq 1 "$runs"); do
+    /usr/bin/time -f "%e %U %M" -o "$work/time" "$@" >"$work/out.$label" 2>/dev/null || true
+    local line; line="$(tail -n 1 "$work/time")"
+    if [[ -z "$best_line" ]] || awk -v a="${line%% *}" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
+      best_line="$line"
+    fi
+  done
+  echo "$best_line"
+}
+
+builds=(ours)
+[[ -x "$base_tools/quota-rebuild" && -x "$base_tools/oplog-inspect" ]] && builds=(base ours)
+echo "| entries | command | build | wall s | user s | peak RSS MiB | entries/s | speed-up |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|"
+for n in $sizes; do
+  "$tools/snapshot-forge" --oplog-large "$n" --oplog-cluster-id C --out "$work/log-$n" -q
+  file="$work/log-$n/oplog.jsonl"
+  for cmd in rebuild summary; do
+    base_rate=""
+    for b in "${builds[@]}"; do
+      dir="$tools"; [[ "$b" == base ]] && dir="$base_tools"
+      if [[ "$cmd" == rebuild ]]; then
+        args=("$dir/quota-rebuild" --store "$work/empty" --oplog-file "$file" --cluster-id C --restore-time 1787375520123)
+      else
+        args=("$dir/oplog-inspect" summary --oplog-file "$file" --cluster-id C)
+      fi
+      read -r wall user kb < <(best "$b-$cmd" "${args[@]}")
+      rate="$(awk -v n="$n" -v s="$wall" 'BEGIN{printf "%d", (s > 0 ? n / s : 0)}')"
+      ratio="—"
+      if [[ "$b" == base ]]; then base_rate="$rate"; elif [[ -n "$base_rate" ]]; then
+        ratio="$(awk -v a="$rate" -v b="$base_rate" 'BEGIN{printf "%.2fx", a / b}')"
+      fi
+      echo "| $n | $cmd | $b | $wall | $user | $((kb / 1024)) | $rate | $ratio |"
+    done
+    # The same replay: summary prints the same report; rebuild the same OpLog, validation and
+    # tenant lines (the baseline predates other report lines, e.g. "leases:").
+    same() { if [[ "$cmd" == rebuild ]]; then grep -E '^(oplog|validate|tenant-)' "$1"; else cat "$1"; fi; }
+    if [[ ${#builds[@]} -eq 2 ]] && ! diff -q <(same "$work/out.base-$cmd") <(same "$work/out.ours-$cmd") >/dev/null; then
+      echo "oplog_replay.sh: $cmd: ours and the baseline print different reports for $n entries" >&2
+      diff <(same "$work/out.base-$cmd") <(same "$work/out.ours-$cmd") | head -n 20 >&2
+      exit 1
+    fi
+  done
+done
