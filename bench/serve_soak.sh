@@ -44,7 +44,8 @@ while :; do
   curl -s -o /dev/null "$url/report"; curl -s -o /dev/null "$url/report.json"
   if ((n >= next)); then
     hist=0
-    [[ -d "$work/db" ]] && hist="$(du -sk --apparent-size "$work/db" | cut -f1)"
+    # RocksDB replaces files while du walks the directory: a vanished file is not an error.
+    [[ -d "$work/db" ]] && hist="$( (du -sk --apparent-size "$work/db" 2>/dev/null || true) | cut -f1)"
     echo "| $n | $(rss VmRSS) | $(rss VmHWM) | $hist | $((SECONDS - start)) |"
     next=$((next + sample_every))
   fi
