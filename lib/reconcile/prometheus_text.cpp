@@ -5,6 +5,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include "util/text_encoding.hpp"
+
 namespace moonquota::reconcile {
 
 namespace {
@@ -284,6 +286,10 @@ std::string escape_label_value(std::string_view raw) {
     }
   }
   return out;
+}
+
+std::string label_value(std::string_view raw) {
+  return util::is_valid_utf8(raw) ? escape_label_value(raw) : "0x" + util::to_hex(raw);
 }
 
 }  // namespace moonquota::reconcile

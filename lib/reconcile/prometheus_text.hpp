@@ -74,4 +74,8 @@ using PromCommentSink = std::function<void(std::string_view keyword, std::string
 // inverse of what parse_prometheus_text unescapes.
 [[nodiscard]] std::string escape_label_value(std::string_view raw);
 
+// What our textfiles and /metrics write as a label value: escape_label_value of a UTF-8 value;
+// a value that is not UTF-8 (a scrape holding one fails as a whole) as "0x" and its bytes in hex.
+[[nodiscard]] std::string label_value(std::string_view raw);
+
 }  // namespace moonquota::reconcile

@@ -13,11 +13,7 @@ namespace {
 
 constexpr const char* k_prefix = "moonquota_rebuild_";
 
-// Prometheus label values are UTF-8 (a scrape of a file holding another byte sequence fails as a
-// whole): a value that is not is written as "0x" and its bytes in hex.
-std::string label(const std::string& raw) {
-  return util::is_valid_utf8(raw) ? reconcile::escape_label_value(raw) : "0x" + util::to_hex(raw);
-}
+std::string label(const std::string& raw) { return reconcile::label_value(raw); }
 
 void family(std::ostream& out, const std::string& name, const std::string& help) {
   out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";

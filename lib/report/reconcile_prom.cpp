@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* k_prefix = "moonquota_reconcile_";
 
-std::string escape_label(const std::string& raw) { return reconcile::escape_label_value(raw); }
+std::string escape_label(const std::string& raw) { return reconcile::label_value(raw); }
 
 void family(std::ostream& out, const std::string& name, const std::string& help) {
   out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";

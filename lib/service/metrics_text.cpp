@@ -7,7 +7,7 @@ namespace moonquota::service {
 
 namespace {
 
-std::string label(const std::string& raw) { return reconcile::escape_label_value(raw); }
+std::string label(const std::string& raw) { return reconcile::label_value(raw); }
 
 // The message cut at a UTF-8 character boundary.
 std::string cut_message(const std::string& message) {

@@ -124,5 +124,17 @@ TEST(PrometheusText, EscapedLabelValuesRoundTrip) {
   EXPECT_EQ(escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
 }
 
+// A label value that is not UTF-8 would make Prometheus reject the whole scrape: our writers put
+// it as "0x" + hex; UTF-8 values are only escaped.
+TEST(PrometheusText, LabelValuesThatAreNotUtf8AreWrittenInHex) {
+  EXPECT_EQ(label_value(std::string("t\xff\x01", 3)), "0x74ff01");
+  EXPECT_EQ(label_value("\xC3\xA9quipe \"q\""), "\xC3\xA9quipe \\\"q\\\"");
+  EXPECT_EQ(label_value(""), "");
+  const std::string line = "m{tenant_id=\"" + label_value(std::string("\xC3\x28", 2)) + "\"} 1\n";
+  auto r = parse_prometheus_text(line);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*r->samples[0].label("tenant_id"), "0xc328");
+}
+
 }  // namespace
 }  // namespace moonquota::reconcile
