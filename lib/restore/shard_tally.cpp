@@ -1,6 +1,7 @@
 #include "restore/shard_tally.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <utility>
 
@@ -11,7 +12,7 @@ namespace moonquota::restore {
 
 void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
   Entry e;
-  e.tenant = entry.object->tenant_id;
+  e.tenant = entry.object->tenant_id;  // decode_shard hands consecutive equal tenants as one view
   e.key = entry.object->key;
   e.decoded = entry.result->outcome == format::DecodeOutcome::decoded;
   if (e.decoded) {
@@ -31,6 +32,23 @@ void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
 }
 
 namespace {
+
+// a < b (bytewise, as std::string_view compares), eight bytes at a time.
+bool less_bytes(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x;
+    std::uint64_t y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);
+  }
+  for (; i < n; ++i) {
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+  }
+  return a.size() < b.size();
+}
 
 // What a live master holds beside the committed charge, for every decoded object.
 void record_evidence(const ShardTallyBuilder::Entry& object, TenantEvidence& evidence) {
@@ -64,7 +82,12 @@ void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& find
                         .rule = std::move(rule),
                         .shard = shard_index});
   };
-  auto less = [](const Entry& a, const Entry& b) { return a.tenant != b.tenant ? a.tenant < b.tenant : a.key < b.key; };
+  auto less = [](const Entry& a, const Entry& b) {
+    return !format::same_bytes(a.tenant, b.tenant) ? less_bytes(a.tenant, b.tenant) : less_bytes(a.key, b.key);
+  };
+  auto same = [](const Entry& a, const Entry& b) {
+    return format::same_bytes(a.key, b.key) && format::same_bytes(a.tenant, b.tenant);
+  };
   std::vector<std::size_t> order(m_entries.size());
   std::iota(order.begin(), order.end(), 0);
   bool sorted =
@@ -77,7 +100,7 @@ void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& find
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;
     const Entry& head = m_entries[order[i]];
-    while (j < order.size() && !less(head, m_entries[order[j]]) && !less(m_entries[order[j]], head)) ++j;
+    while (j < order.size() && same(head, m_entries[order[j]])) ++j;
     // Group [i, j) holds one (tenant, key): the first decoded entry keeps its replicas, later
     // decoded ones overwrite the lease; undecodable entries change nothing.
     Resolved resolved;
@@ -110,9 +133,11 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
                                ShardTally& out, model::Findings& findings, LeaseModel lease_model) {
   auto last = out.tenants.end();
   bool have_last = false;
+  std::string_view last_tenant;
   resolve(shard_index, findings, [&](const Resolved& resolved) {
     // Entries arrive grouped by tenant: remember the last tenant's slot.
-    if (!have_last || last->first != resolved.tenant) last = out.tenants.find(resolved.tenant);
+    if (!have_last || !format::same_bytes(last_tenant, resolved.tenant)) last = out.tenants.find(resolved.tenant);
+    last_tenant = resolved.tenant;
     auto it = last;
     if (it == out.tenants.end()) {
       it = out.tenants.emplace(std::string(resolved.tenant), TenantTally{}).first;
