@@ -1,6 +1,9 @@
 // The three ways of reading a metadata payload that the benchmark compares, each run over the
 // same store with the same thread count:
-//   floor  - read every shard blob and zstd-decompress it, nothing else (the lower bound);
+//   floor  - read every shard blob and zstd-decompress it, nothing else (the lower bound): the
+//            same format::scan_metadata as ours, so the same buffer strategy (each blob
+//            decompressed whole into one reused buffer per worker), with a handler that only
+//            adds up the decompressed sizes;
 //   naive  - decompress, then msgpack::unpack each shard into an object tree and walk it to sum
 //            charges per tenant (how the master itself decodes);
 //   ours   - the full quota-rebuild restore path (segments, streaming metadata decode into
