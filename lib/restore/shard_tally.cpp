@@ -88,19 +88,22 @@ void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& find
   auto same = [](const Entry& a, const Entry& b) {
     return format::same_bytes(a.key, b.key) && format::same_bytes(a.tenant, b.tenant);
   };
-  std::vector<std::size_t> order(m_entries.size());
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<std::size_t> order;  // filled only when the entries need sorting
   bool sorted =
       std::is_sorted(m_entries.begin(), m_entries.end(), [&](const Entry& a, const Entry& b) { return less(a, b); });
   if (!sorted) {
     finding(model::Severity::info, "entries are not sorted by (tenant, key)", k_rule_unsorted_entries);
+    order.resize(m_entries.size());
+    std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return less(m_entries[a], m_entries[b]); });
   }
-  for (std::size_t i = 0; i < order.size();) {
+  auto at = [&](std::size_t k) -> const Entry& { return sorted ? m_entries[k] : m_entries[order[k]]; };
+  const std::size_t count = m_entries.size();
+  for (std::size_t i = 0; i < count;) {
     std::size_t j = i + 1;
-    const Entry& head = m_entries[order[i]];
-    while (j < order.size() && same(head, m_entries[order[j]])) ++j;
+    const Entry& head = at(i);
+    while (j < count && same(head, at(j))) ++j;
     // Group [i, j) holds one (tenant, key): the first decoded entry keeps its replicas, later
     // decoded ones overwrite the lease; undecodable entries change nothing.
     Resolved resolved;
@@ -108,7 +111,7 @@ void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& find
     resolved.key = head.key;
     resolved.entries = j - i;
     for (std::size_t k = i; k < j; ++k) {
-      const Entry& e = m_entries[order[k]];
+      const Entry& e = at(k);
       if (!e.decoded) {
         ++resolved.undecodable;
       } else if (!resolved.object) {
