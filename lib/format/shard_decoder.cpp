@@ -176,29 +176,34 @@ class CanonicalEntryDecoder {
     return true;
   }
 
-  // is_uuid_cached of the general decoder: parse_uuid_lenient(text) succeeds (recent valid ids are
-  // remembered as views into the shard).
-  bool valid_client(std::string_view text) {
-    if (m_used_clients > 0 && same_bytes(m_clients[m_last_client], text)) return true;
-    for (std::size_t i = 0; i < m_used_clients; ++i) {
-      if (same_bytes(m_clients[i], text)) {
-        m_last_client = i;
-        return true;
-      }
+  // The slot of `text` in the direct-mapped caches below (its first and last 8 bytes hashed).
+  static std::size_t slot_of(std::string_view text) {
+    std::uint64_t head = 0;
+    std::uint64_t tail = 0;
+    if (text.size() >= 8) {
+      std::memcpy(&head, text.data(), 8);
+      std::memcpy(&tail, text.data() + text.size() - 8, 8);
+    } else if (!text.empty()) {
+      std::memcpy(&head, text.data(), text.size());
     }
+    return static_cast<std::size_t>(((head ^ (tail * 31) ^ text.size()) * 0x9e3779b97f4a7c15ULL) >> 59);
+  }
+
+  // is_uuid_cached of the general decoder: parse_uuid_lenient(text) succeeds (valid ids seen in
+  // this shard are remembered as views into it).
+  bool valid_client(std::string_view text) {
+    const std::size_t slot = slot_of(text);
+    if (m_client_set[slot] && same_bytes(m_clients[slot], text)) return true;
     if (!util::parse_uuid_lenient(text)) return false;
-    m_clients[m_next_client] = text;
-    m_last_client = m_next_client;
-    m_next_client = (m_next_client + 1) % m_clients.size();
-    if (m_used_clients < m_clients.size()) ++m_used_clients;
+    m_clients[slot] = text;
+    m_client_set[slot] = true;
     return true;
   }
 
   // Whether a MEMORY replica on `text` decodes (a valid UUID of an OK segment with an allocator).
   bool usable_segment(std::string_view text, ObjectView& cache) {
-    for (std::size_t i = 0; i < m_used; ++i) {
-      if (same_bytes(m_recent[i].key, text)) return m_recent[i].usable;
-    }
+    const std::size_t slot = slot_of(text);
+    if (m_segment_set[slot] && same_bytes(m_recent[slot].key, text)) return m_recent[slot].usable;
     std::optional<util::Uuid> uuid;
     if (const util::Uuid* recent = cache.segment_uuids.find(text)) {
       uuid = *recent;
@@ -213,9 +218,8 @@ class CanonicalEntryDecoder {
       const SegmentUsability* seg = m_segments.find(*uuid);
       usable = seg != nullptr && seg->status == model::segment_status::ok && seg->has_allocator;
     }
-    m_recent[m_next] = {text, usable};
-    m_next = (m_next + 1) % m_recent.size();
-    if (m_used < m_recent.size()) ++m_used;
+    m_recent[slot] = {text, usable};
+    m_segment_set[slot] = true;
     return usable;
   }
 
@@ -259,15 +263,12 @@ class CanonicalEntryDecoder {
   const SegmentTable& m_segments;
   const unsigned char* m_p = nullptr;
   const unsigned char* m_end = nullptr;
-  // Segment ids seen in this shard (views into it) and whether a replica on them decodes.
-  std::array<SegmentSlot, 8> m_recent{};
-  std::size_t m_next = 0;
-  std::size_t m_used = 0;
-  // Client ids seen in this shard that parse as UUIDs.
-  std::array<std::string_view, 8> m_clients{};
-  std::size_t m_next_client = 0;
-  std::size_t m_used_clients = 0;
-  std::size_t m_last_client = 0;
+  // Segment ids seen in this shard (views into it) and whether a replica on them decodes, and
+  // client ids seen in it that parse as UUIDs: direct-mapped by slot_of.
+  std::array<SegmentSlot, 32> m_recent{};
+  std::array<bool, 32> m_segment_set{};
+  std::array<std::string_view, 32> m_clients{};
+  std::array<bool, 32> m_client_set{};
 };
 
 // Consecutive entries of one tenant get the same view (the first one's), so that visitors
