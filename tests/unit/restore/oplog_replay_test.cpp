@@ -84,7 +84,7 @@ TEST(OpLogReplay, AppliesTheWholeLog) {
   auto r = replay(good_log().build(), store);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->applied_seq, 5u);
-  EXPECT_EQ(store.objects().size(), 2u);  // a and the placeholder c
+  EXPECT_EQ(store.size(), 2u);  // a and the placeholder c
   EXPECT_EQ(store.registry().size(), 1u);
   EXPECT_EQ(r->counters.empty_placeholders, 1u);
   auto v = validate_promotion(store);
@@ -102,7 +102,7 @@ TEST(OpLogReplay, UntilSeqStopsEarly) {
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->stopped_by_until_seq);
   EXPECT_EQ(r->applied_seq, 3u);
-  EXPECT_EQ(store.objects().size(), 2u);  // a and b
+  EXPECT_EQ(store.size(), 2u);  // a and b
 }
 
 TEST(OpLogReplay, BaselineSkipsCoveredEntriesAndToleratesMissingHead) {
@@ -249,14 +249,14 @@ TEST(OpLogApplier, TableEffects) {
   EXPECT_EQ(apply(1, e(op::segment_mount, "name-key", mount("seg", "ep", 10))), ApplyOutcome::applied);
   EXPECT_EQ(store.registry().count("ep"), 1u);
   EXPECT_EQ(apply(2, e(op::put_end, "k", "garbage")), ApplyOutcome::applied);
-  EXPECT_TRUE(store.objects().begin()->second.placeholder);
+  EXPECT_TRUE(store.entries().front().object.placeholder);
   EXPECT_EQ(applier.counters().undecodable_placeholders, 1u);
   EXPECT_EQ(apply(3, e(op::put_end, "k", put_end(8, "ep", 0, 2))), ApplyOutcome::applied);
-  EXPECT_EQ(store.objects().begin()->second.replicas[0].status, 2);  // PROCESSING kept verbatim
+  EXPECT_EQ(store.entries().front().object.replicas[0].status, 2);  // PROCESSING kept verbatim
   EXPECT_EQ(apply(4, e(op::segment_unmount, "ep", "zz")), ApplyOutcome::applied);
   EXPECT_EQ(applier.counters().segment_noops, 1u);
   EXPECT_EQ(apply(5, e(op::put_revoke, "k")), ApplyOutcome::applied);
-  EXPECT_TRUE(store.objects().empty());
+  EXPECT_TRUE(store.empty());
   EXPECT_EQ(apply(5, e(op::remove, "k")), ApplyOutcome::skipped);
   EXPECT_EQ(apply(7, e(op::remove, "k")), ApplyOutcome::refused);
   EXPECT_EQ(apply(6, e(op::lease_renew, "k")), ApplyOutcome::refused);
