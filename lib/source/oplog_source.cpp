@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -62,10 +63,12 @@ constexpr auto k_special = [] {
 }();
 
 // `out` null: the string is checked and measured (`length`, its unescaped size) but not copied.
+// Otherwise, once the string is known good, it is copied into `out` sized exactly: the runs
+// between backslashes (found by memchr) in one memcpy each.
 bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out, std::size_t& length) {
   if (pos >= line.size() || line[pos] != '"') return false;
   ++pos;
-  if (out != nullptr) out->clear();
+  const std::size_t begin = pos;
   length = 0;
   std::size_t run = pos;
   const std::size_t size = line.size();
@@ -75,16 +78,26 @@ bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out
     const char c = line[pos];
     if (c == '"') {
       length += pos - run;
-      if (out != nullptr) out->append(line.data() + run, pos - run);
+      if (out != nullptr) {
+        out->resize(length);
+        char* dst = out->data();
+        const char* src = line.data() + begin;
+        const char* const end = line.data() + pos;
+        while (src < end) {
+          const void* slash = std::memchr(src, '\\', static_cast<std::size_t>(end - src));
+          const char* stop = slash == nullptr ? end : static_cast<const char*>(slash);
+          std::memcpy(dst, src, static_cast<std::size_t>(stop - src));
+          dst += stop - src;
+          if (stop == end) break;
+          *dst++ = stop[1];  // \" or \\ (checked above)
+          src = stop + 2;
+        }
+      }
       ++pos;
       return true;
     }
     if (c != '\\' || pos + 1 >= size || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
     length += pos - run + 1;
-    if (out != nullptr) {
-      out->append(line.data() + run, pos - run);
-      out->push_back(line[pos + 1]);
-    }
     pos += 2;
     run = pos;
   }
