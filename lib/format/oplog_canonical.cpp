@@ -1,8 +1,17 @@
 #include "format/oplog_canonical.hpp"
 
+#include <array>
+
 namespace moonquota::format {
 
 namespace {
+
+// Bytes a canonical string holds as they are: printable ASCII but '"' and '\\'.
+constexpr auto k_plain = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0x20; c <= 0x7e; ++c) table[c] = c != '"' && c != '\\';
+  return table;
+}();
 
 class Scanner {
  public:
@@ -34,6 +43,10 @@ class Scanner {
     const std::size_t start = m_pos;
     while (m_pos < m_text.size()) {
       const auto c = static_cast<unsigned char>(m_text[m_pos]);
+      if (k_plain[c]) {
+        ++m_pos;
+        continue;
+      }
       if (c == '"') {
         out = m_text.substr(start, m_pos - start);
         ++m_pos;
