@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "format/oplog_canonical.hpp"
 #include "source/etcd_gateway.hpp"
 #include "source/oplog_keys.hpp"
 #include "util/atomic_file.hpp"
@@ -55,13 +56,7 @@ void note_other_cluster(const std::string& key, std::vector<std::string>& cluste
 // with no escape but \" and \\. Such a line is a JSON object with exactly these two string
 // members, so nlohmann's reading of it gives the same strings; any other line (whitespace, more
 // members, other escapes, bytes outside 0x20-0x7e) returns false and is parsed by nlohmann.
-// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e.
-constexpr auto k_special = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c) table[c] = c < 0x20 || c > 0x7e || c == '"' || c == '\\';
-  return table;
-}();
-
+// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e (format::skip_plain_ascii).
 // `out` null: the string is checked and measured (`length`, its unescaped size) but not copied.
 // Otherwise, once the string is known good, it is copied into `out` sized exactly: the runs
 // between backslashes (found by memchr) in one memcpy each.
@@ -73,7 +68,7 @@ bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out
   std::size_t run = pos;
   const std::size_t size = line.size();
   while (pos < size) {
-    while (pos < size && !k_special[static_cast<unsigned char>(line[pos])]) ++pos;
+    pos = format::skip_plain_ascii(line, pos);
     if (pos >= size) break;
     const char c = line[pos];
     if (c == '"') {
