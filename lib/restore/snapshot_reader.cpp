@@ -111,8 +111,17 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   seg_options.on_node_tables = options.on_node_tables;
   auto segments = format::decode_segments(stream, seg_options, snap.findings);
   // The whole frame is checked before the decoder's verdict counts: a damaged frame is reported
-  // as such, as when the payload was decompressed before decoding.
-  if (Status s = stream.finish(); !s.ok()) return util::payload_error(s, "segments");
+  // as such, as when the payload was decompressed before decoding. zstd names some errors
+  // differently when it decompresses piece by piece, so the message of a damaged frame comes from
+  // the whole-payload decompression (this error path only).
+  if (Status s = stream.finish(); !s.ok()) {
+    util::ByteBuffer raw;
+    auto again = source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments"));
+    if (again.ok()) {
+      if (Status whole = util::zstd_decompress_stream(**again, options.max_payload_bytes, raw); !whole.ok()) s = whole;
+    }
+    return util::payload_error(s, "segments");
+  }
   if (!segments.ok()) return segments.status().with_context("segments");
   snap.segments_raw_bytes = stream.content_bytes();
   snap.segments = std::move(segments).value();
