@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
   if (tenant_opt->count() > 0) filter.tenant = tenant;
   if (prefix_opt->count() > 0) filter.key_prefix = key_prefix;
 
-  auto keys = mq::source::read_oplog(oplog, cluster_id);
+  mq::source::OpLogReadLimits limits;
+  limits.keep_values = command != "summary";  // summary reads each value again from the file when it needs it
+  auto keys = mq::source::read_oplog(oplog, cluster_id, limits);
   if (!keys.ok()) return mq::tools::fail("oplog-inspect", keys.status());
   const auto format = mq::tools::output_format(common);
   int rc = mq::tools::k_exit_ok;
@@ -70,7 +72,7 @@ int main(int argc, char** argv) {
       return {};
     }
     if (command == "summary") {
-      auto summary = mq::inspect::summarize_oplog(*keys);
+      MQ_ASSIGN_OR_RETURN(auto summary, mq::inspect::summarize_oplog(*keys));
       mq::report::render_oplog_summary(summary, format, out);
       // A failed replay, or a state the promotion validation refuses, is not ok (as in quota-rebuild).
       rc = summary.promotion_checked && summary.state.ok ? mq::tools::k_exit_ok : mq::tools::k_exit_found;

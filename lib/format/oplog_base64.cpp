@@ -49,32 +49,45 @@ std::string base64_encode(std::string_view bytes) {
 std::optional<std::string> base64_decode_canonical(std::string_view text, std::size_t max_decoded_bytes) {
   if (text.size() % 4 != 0) return std::nullopt;
   if (max_decoded_bytes < SIZE_MAX - 2 && text.size() / 4 * 3 > max_decoded_bytes + 2) return std::nullopt;
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
-  for (std::size_t i = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
+  std::string out(text.size() / 4 * 3, '\0');
+  char* dst = out.data();
+  const std::size_t full = text.empty() ? 0 : text.size() - 4;  // every group but the last: no padding
+  for (std::size_t i = 0; i < full; i += 4) {
+    const int a = value_of(text[i]);
+    const int b = value_of(text[i + 1]);
+    const int c = value_of(text[i + 2]);
+    const int d = value_of(text[i + 3]);
+    if ((a | b | c | d) < 0) return std::nullopt;
+    dst[0] = static_cast<char>((a << 2) | (b >> 4));
+    dst[1] = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
+    dst[2] = static_cast<char>(((c & 0x03) << 6) | d);
+    dst += 3;
+  }
+  if (!text.empty()) {
+    const std::size_t i = full;
     const int a = value_of(text[i]);
     const int b = value_of(text[i + 1]);
     if (a < 0 || b < 0) return std::nullopt;
-    if (last && text[i + 2] == '=' && text[i + 3] == '=') {
+    if (text[i + 2] == '=' && text[i + 3] == '=') {
       if ((b & 0x0F) != 0) return std::nullopt;  // unused bits must be zero
-      out.push_back(static_cast<char>((a << 2) | (b >> 4)));
-      break;
+      *dst++ = static_cast<char>((a << 2) | (b >> 4));
+    } else {
+      const int c = value_of(text[i + 2]);
+      if (c < 0) return std::nullopt;
+      if (text[i + 3] == '=') {
+        if ((c & 0x03) != 0) return std::nullopt;
+        *dst++ = static_cast<char>((a << 2) | (b >> 4));
+        *dst++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
+      } else {
+        const int d = value_of(text[i + 3]);
+        if (d < 0) return std::nullopt;
+        *dst++ = static_cast<char>((a << 2) | (b >> 4));
+        *dst++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
+        *dst++ = static_cast<char>(((c & 0x03) << 6) | d);
+      }
     }
-    const int c = value_of(text[i + 2]);
-    if (c < 0) return std::nullopt;
-    if (last && text[i + 3] == '=') {
-      if ((c & 0x03) != 0) return std::nullopt;
-      out.push_back(static_cast<char>((a << 2) | (b >> 4)));
-      out.push_back(static_cast<char>(((b & 0x0F) << 4) | (c >> 2)));
-      break;
-    }
-    const int d = value_of(text[i + 3]);
-    if (d < 0) return std::nullopt;
-    out.push_back(static_cast<char>((a << 2) | (b >> 4)));
-    out.push_back(static_cast<char>(((b & 0x0F) << 4) | (c >> 2)));
-    out.push_back(static_cast<char>(((c & 0x03) << 6) | d));
   }
+  out.resize(static_cast<std::size_t>(dst - out.data()));
   if (out.size() > max_decoded_bytes) return std::nullopt;
   return out;
 }

@@ -1,8 +1,18 @@
 #include "format/oplog_canonical.hpp"
 
+#include <array>
+#include <cstring>
+
 namespace moonquota::format {
 
 namespace {
+
+// Bytes a canonical string holds as they are: printable ASCII but '"' and '\\'.
+constexpr auto k_plain = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0x20; c <= 0x7e; ++c) table[c] = c != '"' && c != '\\';
+  return table;
+}();
 
 class Scanner {
  public:
@@ -33,6 +43,8 @@ class Scanner {
     if (!literal('"')) return false;
     const std::size_t start = m_pos;
     while (m_pos < m_text.size()) {
+      m_pos = skip_plain_ascii(m_text, m_pos);
+      if (m_pos >= m_text.size()) break;
       const auto c = static_cast<unsigned char>(m_text[m_pos]);
       if (c == '"') {
         out = m_text.substr(start, m_pos - start);
@@ -59,6 +71,25 @@ bool scan_entry(Scanner& s, CanonicalEntryView& e) {
 }
 
 }  // namespace
+
+std::size_t skip_plain_ascii(std::string_view text, std::size_t pos) {
+  constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t k_highs = 0x8080808080808080ULL;
+  const std::size_t size = text.size();
+  while (pos + 8 <= size) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, text.data() + pos, 8);
+    // A byte is special when its high bit is set (> 0x7f), it is below 0x20, or it equals 0x7f,
+    // '"' or '\\' (a zero byte after the xor). Each test is exact on whether any byte matches.
+    auto has_zero = [](std::uint64_t v) { return (v - k_ones) & ~v & k_highs; };
+    const std::uint64_t special = (w & k_highs) | ((w - k_ones * 0x20) & ~w & k_highs) | has_zero(w ^ (k_ones * 0x7f)) |
+                                  has_zero(w ^ (k_ones * '"')) | has_zero(w ^ (k_ones * '\\'));
+    if (special != 0) break;
+    pos += 8;
+  }
+  while (pos < size && k_plain[static_cast<unsigned char>(text[pos])]) ++pos;
+  return pos;
+}
 
 bool scan_canonical_batch(std::string_view text, CanonicalBatchView& out) {
   out.entries.clear();

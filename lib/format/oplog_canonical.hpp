@@ -42,4 +42,8 @@ struct CanonicalBatchView {
 // reused). False otherwise, `out` then unspecified. Values are not range-checked beyond uint64.
 [[nodiscard]] bool scan_canonical_batch(std::string_view text, CanonicalBatchView& out);
 
+// The first position at or after `pos` whose byte is not plain string text: '"', '\\', below
+// 0x20 or above 0x7e; text.size() when there is none. Eight bytes at a time.
+[[nodiscard]] std::size_t skip_plain_ascii(std::string_view text, std::size_t pos);
+
 }  // namespace moonquota::format

@@ -1,11 +1,13 @@
 #include "format/segments_decoder.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
 #include "format/msgpack_convert.hpp"
 #include "util/uuid.hpp"
 #include "util/zstd_codec.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::format {
 
@@ -16,7 +18,16 @@ using util::Status;
 class SegmentsDecoder {
  public:
   SegmentsDecoder(std::string_view raw, const SegmentsDecodeOptions& options, model::Findings& findings)
-      : m_reader(raw), m_values(m_reader), m_options(options), m_findings(findings) {}
+      : m_reader(raw), m_values(m_reader), m_options(options), m_findings(findings), m_total(raw.size()) {}
+  // Streaming: the payload is pulled from `stream` into a window that holds the value being
+  // decoded (one "ms" entry, or one other top-level value) and little more.
+  SegmentsDecoder(util::ZstdStreamReader& stream, const SegmentsDecodeOptions& options, model::Findings& findings)
+      : m_reader(std::string_view()),
+        m_values(m_reader),
+        m_options(options),
+        m_findings(findings),
+        m_stream(&stream),
+        m_total(stream.content_bytes()) {}
 
   util::Result<model::SegmentsPayload> run();
 
@@ -42,6 +53,23 @@ class SegmentsDecoder {
   bool decode_local_disk();
   bool decode_local_disk_client(std::string_view key, model::LocalDiskClient& client);
 
+  // The window (streaming only; without a stream they do nothing). Each makes sure that what the
+  // decoder reads next is decoded exactly as if the whole payload were in memory: the window
+  // grows until the next value(s) are complete in it, or until it reaches the payload's end.
+  bool ensure_values(unsigned count);
+  // The next header and what its length check needs (a map's elements), without the map's
+  // contents: for the large maps read entry by entry. Anything but a map is made complete (a
+  // type error skips the whole value).
+  bool ensure_map_header();
+  bool grow(std::uint64_t bytes);
+  void reseat(std::uint64_t absolute);
+  void release_consumed();
+  [[nodiscard]] bool window_at_end() const { return m_window_start + m_window.size() == m_total; }
+  [[nodiscard]] std::size_t window_position() const {
+    return static_cast<std::size_t>(m_reader.absolute_position() - m_window_start);
+  }
+  [[nodiscard]] std::uint64_t bytes_left() const { return m_total - m_reader.absolute_position(); }
+
   MsgpackReader m_reader;
   ValueReader m_values;
   const SegmentsDecodeOptions& m_options;
@@ -49,7 +77,71 @@ class SegmentsDecoder {
   model::SegmentsPayload m_out;
   std::string m_failure;
   util::StatusCode m_failure_code = util::StatusCode::corruption;
+  util::ZstdStreamReader* m_stream = nullptr;
+  std::uint64_t m_total = 0;         // payload bytes
+  std::string m_window;              // payload bytes [m_window_start, m_window_start + size)
+  std::uint64_t m_window_start = 0;  // absolute offset of m_window[0]
 };
+
+void SegmentsDecoder::reseat(std::uint64_t absolute) {
+  m_reader = MsgpackReader(m_window, m_window_start);
+  m_reader.rewind_to(static_cast<std::size_t>(absolute - m_window_start));
+}
+
+bool SegmentsDecoder::grow(std::uint64_t bytes) {
+  const std::uint64_t absolute = m_reader.absolute_position();
+  const std::size_t want = static_cast<std::size_t>(
+      std::min<std::uint64_t>(std::max<std::uint64_t>(bytes, std::max<std::size_t>(1, m_options.stream_step_bytes)),
+                              m_total - m_window_start - m_window.size()));
+  if (util::Status s = m_stream->read(want, m_window); !s.ok()) {
+    m_failure_code = s.code();
+    return fail_message(s.message());  // the caller reports the stream's own error (in.finish())
+  }
+  reseat(absolute);
+  return true;
+}
+
+bool SegmentsDecoder::ensure_values(unsigned count) {
+  if (m_stream == nullptr) return true;
+  while (true) {
+    const std::size_t position = window_position();
+    MsgpackReader probe(m_window, m_window_start);
+    probe.rewind_to(position);
+    bool complete = true;
+    for (unsigned i = 0; i < count && complete; ++i) complete = probe.skip_value();
+    if (complete || window_at_end()) return true;
+    if (!grow(m_window.size() - position)) return false;
+  }
+}
+
+bool SegmentsDecoder::ensure_map_header() {
+  if (m_stream == nullptr) return true;
+  while (true) {
+    const std::size_t position = window_position();
+    MsgpackReader probe(m_window, m_window_start);
+    probe.rewind_to(position);
+    probe.disable_length_checks();
+    MpHeader h{};
+    std::uint64_t need = 16;
+    if (probe.read_header(h)) {
+      if (h.type != MpType::map) return ensure_values(1);
+      need = probe.position() - position + 2 * std::uint64_t{h.length};
+    }
+    const std::uint64_t have = m_window.size() - position;
+    if (have >= need || window_at_end()) return true;
+    if (!grow(need - have)) return false;
+  }
+}
+
+void SegmentsDecoder::release_consumed() {
+  if (m_stream == nullptr) return;
+  const std::size_t position = window_position();
+  if (position < m_options.stream_keep_bytes) return;
+  const std::uint64_t absolute = m_reader.absolute_position();
+  m_window.erase(0, position);
+  m_window_start = absolute;
+  reseat(absolute);
+}
 
 bool SegmentsDecoder::uuid_string(std::string_view& out, const char* what, bool strict_str) {
   MpHeader h;
@@ -201,13 +293,16 @@ bool SegmentsDecoder::decode_mounted_segment(std::string_view key, model::Mounte
 
 bool SegmentsDecoder::decode_mounted() {
   std::uint32_t n = 0;
+  if (!ensure_map_header()) return false;
   if (!m_values.map(n, "\"ms\"")) return fail_status("\"ms\"");
   for (std::uint32_t i = 0; i < n; ++i) {
+    if (!ensure_values(2)) return false;
     std::string_view key;
     if (!uuid_string(key, "\"ms\" key", true)) return fail_status("\"ms\"");
     model::MountedSegment seg;
     if (!decode_mounted_segment(key, seg)) return false;
     m_out.mounted.push_back(std::move(seg));
+    release_consumed();
   }
   return true;
 }
@@ -313,23 +408,28 @@ bool SegmentsDecoder::decode_local_disk() {
 
 util::Result<model::SegmentsPayload> SegmentsDecoder::run() {
   std::uint32_t n = 0;
+  if (!ensure_map_header()) return Status(m_failure_code, m_failure);
   if (!m_values.map(n, "segments payload")) return Status::corruption(m_values.error());
   std::set<std::string, std::less<>> seen;
   for (std::uint32_t i = 0; i < n && m_failure.empty(); ++i) {
     MpHeader h;
     std::string_view key;
+    if (!ensure_values(1)) break;
     if (!m_values.header(h)) break;
     if (h.type != MpType::str) {  // non-STR keys are ignored, with their values
       finding(model::Severity::warning, "non-string key at byte offset " + std::to_string(h.offset) + " ignored");
-      if (!m_reader.skip_after_header(h) || !m_values.skip()) break;
+      if (!m_reader.skip_after_header(h) || !ensure_values(1) || !m_values.skip()) break;
       continue;
     }
     if (!m_reader.read_payload(h.length, key)) break;
-    if (!seen.insert(std::string(key)).second) {
-      finding(model::Severity::error, "duplicate key \"" + std::string(key) + "\" ignored (the first one wins)");
-      if (!m_values.skip()) break;
+    std::string key_text(key);  // the window may move under `key`
+    key = key_text;
+    if (!seen.insert(key_text).second) {
+      finding(model::Severity::error, "duplicate key \"" + key_text + "\" ignored (the first one wins)");
+      if (!ensure_values(1) || !m_values.skip()) break;
       continue;
     }
+    if (key != "ms" && !ensure_values(1)) break;
     bool ok = true;
     if (key == "ma") {
       MpHeader v;
@@ -355,8 +455,8 @@ util::Result<model::SegmentsPayload> SegmentsDecoder::run() {
   }
   if (!m_failure.empty()) return Status(m_failure_code, m_failure);
   if (m_values.failed()) return Status::corruption(m_values.error());
-  if (!m_reader.at_end()) {
-    finding(model::Severity::warning, std::to_string(m_reader.remaining()) + " trailing bytes after the payload");
+  if (bytes_left() > 0) {
+    finding(model::Severity::warning, std::to_string(bytes_left()) + " trailing bytes after the payload");
   }
   if (!m_out.has_allocator_names) finding(model::Severity::warning, "no \"an\": no restored segment is allocatable");
   if (!m_out.has_client_segments) finding(model::Severity::warning, "no \"cs\": client lookups will fail");
@@ -369,6 +469,12 @@ util::Result<model::SegmentsPayload> SegmentsDecoder::run() {
 util::Result<model::SegmentsPayload> decode_segments(std::string_view raw, const SegmentsDecodeOptions& options,
                                                      model::Findings& findings) {
   SegmentsDecoder decoder(raw, options, findings);
+  return decoder.run();
+}
+
+util::Result<model::SegmentsPayload> decode_segments(util::ZstdStreamReader& stream,
+                                                     const SegmentsDecodeOptions& options, model::Findings& findings) {
+  SegmentsDecoder decoder(stream, options, findings);
   return decoder.run();
 }
 

@@ -17,6 +17,10 @@
 #include "model/snapshot_types.hpp"
 #include "util/status.hpp"
 
+namespace moonquota::util {
+class ZstdStreamReader;
+}  // namespace moonquota::util
+
 namespace moonquota::format {
 
 struct SegmentsDecodeOptions {
@@ -25,10 +29,24 @@ struct SegmentsDecodeOptions {
   // With keep_allocator_blobs: called as soon as one allocator's node table and free list are
   // decompressed; the blobs are released right after, so only one table is held at a time.
   std::function<void(const model::AllocatorCore&)> on_node_tables;
+  // Streaming only: the window grows by at least this much at a time, and drops the bytes
+  // already decoded once they are this many (tests make both tiny to reach every boundary).
+  std::size_t stream_step_bytes = 256 << 10;
+  std::size_t stream_keep_bytes = 1 << 20;
 };
 
 // Decodes `raw` (already decompressed). Findings (non-canonical but accepted) go to `findings`.
 [[nodiscard]] util::Result<model::SegmentsPayload> decode_segments(std::string_view raw,
+                                                                   const SegmentsDecodeOptions& options,
+                                                                   model::Findings& findings);
+
+// The same, pulling the decompressed payload from `stream` (opened) piece by piece: only the value
+// being decoded (one "ms" entry with its node tables, or one other top-level value) is held, not
+// the payload. The result, findings and errors are those of decoding the whole payload at once,
+// except that a failure of the stream stops the decode: when this returns an error, the caller
+// asks `stream.finish()` first (it drains the frame and returns the stream's own error, which is
+// what a whole-payload decompression would have reported before any decoding).
+[[nodiscard]] util::Result<model::SegmentsPayload> decode_segments(util::ZstdStreamReader& stream,
                                                                    const SegmentsDecodeOptions& options,
                                                                    model::Findings& findings);
 

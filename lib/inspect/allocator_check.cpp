@@ -8,6 +8,31 @@ namespace {
 
 constexpr std::size_t k_node_record_bytes = 25;
 constexpr std::size_t k_nodes_listed = 5;
+constexpr std::uint8_t k_used_bit = 1;
+constexpr std::uint8_t k_many_refs = 2;
+
+unsigned nibble_shift(std::size_t node) { return (node & 1) != 0 ? 4 : 0; }
+
+std::uint8_t node_state(const CompactNodeTable& t, std::size_t node) {
+  return static_cast<std::uint8_t>((t.state[node / 2].load(std::memory_order_relaxed) >> nibble_shift(node)) & 0xf);
+}
+bool node_used(const CompactNodeTable& t, std::size_t node) { return (node_state(t, node) & k_used_bit) != 0; }
+std::uint8_t node_refs(const CompactNodeTable& t, std::size_t node) {
+  return static_cast<std::uint8_t>(node_state(t, node) >> 1);
+}
+
+// Counts one reference (saturating at "more than one").
+void add_reference(CompactNodeTable& t, std::size_t node) {
+  std::atomic<std::uint8_t>& cell = t.state[node / 2];
+  const unsigned shift = nibble_shift(node);
+  std::uint8_t old = cell.load(std::memory_order_relaxed);
+  while (true) {
+    const std::uint8_t refs = static_cast<std::uint8_t>((old >> (shift + 1)) & 3);
+    if (refs >= k_many_refs) return;
+    const auto next = static_cast<std::uint8_t>(old + (2u << shift));
+    if (cell.compare_exchange_weak(old, next, std::memory_order_relaxed)) return;
+  }
+}
 
 std::uint32_t read_le32(const char* p) {
   std::uint32_t v = 0;
@@ -30,12 +55,12 @@ CompactNodeTable compact_node_table(const model::AllocatorCore& core) {
   CompactNodeTable t;
   const std::size_t nodes = core.nodes.size() / k_node_record_bytes;
   t.data_offset.resize(nodes);
-  t.used.resize(nodes);
+  t.state = std::make_unique<std::atomic<std::uint8_t>[]>((nodes + 1) / 2);
   for (std::size_t n = 0; n < nodes; ++n) {
     const char* rec = core.nodes.data() + n * k_node_record_bytes;
-    t.used[n] = rec[0] != 0;
     t.data_offset[n] = read_le32(rec + 1);
-    if (t.used[n]) {
+    if (rec[0] != 0) {
+      t.state[n / 2].fetch_or(static_cast<std::uint8_t>(k_used_bit << nibble_shift(n)), std::memory_order_relaxed);
       ++t.used_nodes;
       t.used_units += read_le32(rec + 5);
     }
@@ -78,14 +103,11 @@ void AllocatorIndex::build(const model::SegmentsPayload& segments, std::vector<C
       seg->size_units = core.size;
       seg->free_storage = core.free_storage;
       if (next_table < tables.size()) {
-        CompactNodeTable& t = tables[next_table];
-        seg->data_offset = std::move(t.data_offset);
-        seg->used = std::move(t.used);
-        seg->used_nodes = t.used_nodes;
-        seg->used_units = t.used_units;
+        seg->nodes = std::move(tables[next_table]);
+        seg->used_nodes = seg->nodes.used_nodes;
+        seg->used_units = seg->nodes.used_units;
       }
       ++next_table;
-      seg->references = std::make_unique<std::atomic<std::uint8_t>[]>(seg->data_offset.size());
     }
     const std::size_t index = m_segments.size();
     m_by_key.emplace(ms.map_key, index);
@@ -147,19 +169,19 @@ void AllocatorIndex::check_replica(const format::ReplicaView& r, std::optional<s
                                 std::to_string(h.real_base) + " (allocator base " + std::to_string(seg->alloc_base) +
                                 ", multiplier_bits " + std::to_string(seg->multiplier_bits) + ")");
   }
-  if (h.node_index >= seg->data_offset.size()) {
+  const auto& data_offset = seg->nodes.data_offset;
+  if (h.node_index >= data_offset.size()) {
     report("handle-node-range", "handle node " + std::to_string(h.node_index) + " is outside the node table" + on +
-                                    " (" + std::to_string(seg->data_offset.size()) + " nodes)");
+                                    " (" + std::to_string(data_offset.size()) + " nodes)");
     return;
   }
-  std::uint8_t refs = seg->references[h.node_index].load(std::memory_order_relaxed);
-  while (refs < 255 && !seg->references[h.node_index].compare_exchange_weak(refs, refs + 1)) {}
-  if (!seg->used[h.node_index]) {
+  add_reference(seg->nodes, h.node_index);
+  if (!node_used(seg->nodes, h.node_index)) {
     report("handle-node-unused", "handle node " + std::to_string(h.node_index) + on + " is not in use");
-  } else if (seg->data_offset[h.node_index] != h.offset) {
+  } else if (data_offset[h.node_index] != h.offset) {
     report("handle-offset", "handle offset " + std::to_string(h.offset) + " differs from node " +
                                 std::to_string(h.node_index) + "'s dataOffset " +
-                                std::to_string(seg->data_offset[h.node_index]) + on);
+                                std::to_string(data_offset[h.node_index]) + on);
   }
 }
 
@@ -196,9 +218,11 @@ void AllocatorIndex::check_totals(FindingCollector& out) const {
     std::uint64_t shared = 0;
     std::string unreferenced_list;
     std::string shared_list;
-    for (std::size_t n = 0; n < seg->data_offset.size(); ++n) {
-      const std::uint8_t refs = seg->references[n].load();
-      if (seg->used[n] && refs == 0 && ++unreferenced <= k_nodes_listed) unreferenced_list += " " + std::to_string(n);
+    for (std::size_t n = 0; n < seg->nodes.data_offset.size(); ++n) {
+      const std::uint8_t refs = node_refs(seg->nodes, n);
+      if (node_used(seg->nodes, n) && refs == 0 && ++unreferenced <= k_nodes_listed) {
+        unreferenced_list += " " + std::to_string(n);
+      }
       if (refs > 1 && ++shared <= k_nodes_listed) shared_list += " " + std::to_string(n);
     }
     if (unreferenced > 0) {

@@ -5,9 +5,9 @@
 // (objects and discarded replicas), free_storage = size - the used nodes' sizes, and every used
 // node is referenced by exactly one replica.
 //
-// Memory: per node 4 bytes (dataOffset), 1 bit (used) and 1 byte (reference count); verify
-// compacts each node table as soon as it is decompressed, so the 29-byte-per-node blobs are never
-// held together.
+// Memory: per node 4 bytes (dataOffset) and 4 bits (used, and the reference count as 0, 1 or
+// more); verify compacts each node table as soon as it is decompressed, so the 29-byte-per-node
+// blobs are never held together.
 #pragma once
 
 #include <atomic>
@@ -26,11 +26,13 @@
 
 namespace moonquota::inspect {
 
-// What the checks need of one node table: 4 bytes and 1 bit per node instead of the 29 bytes
-// per node of the decompressed node table and free list.
+// What the checks need of one node table: 4 bytes and 4 bits per node instead of the 29 bytes
+// per node of the decompressed node table and free list. `state` holds two nodes per byte (node
+// n in the low nibble when n is even): bit 0 = used, bits 1-2 = references counted so far (0, 1,
+// 2 = more than one), updated atomically by check_replica.
 struct CompactNodeTable {
   std::vector<std::uint32_t> data_offset;
-  std::vector<bool> used;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> state;
   std::uint64_t used_nodes = 0;
   std::uint64_t used_units = 0;
 };
@@ -70,9 +72,7 @@ class AllocatorIndex {
     std::uint32_t free_storage = 0;
     std::uint64_t used_nodes = 0;
     std::uint64_t used_units = 0;
-    std::vector<std::uint32_t> data_offset;
-    std::vector<bool> used;
-    std::unique_ptr<std::atomic<std::uint8_t>[]> references;
+    CompactNodeTable nodes;
     std::atomic<std::uint64_t> buffer_bytes{0};
   };
   [[nodiscard]] Segment* find(std::string_view segment_id);

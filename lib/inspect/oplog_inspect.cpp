@@ -222,17 +222,21 @@ OpLogAudit audit_oplog(const source::OpLogKeySet& keys) {
   return out;
 }
 
-OpLogSummary summarize_oplog(const source::OpLogKeySet& keys) {
+util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
   OpLogSummary out;
   model::Findings ignored;
-  for (const auto& kv : keys.kvs) {
+  std::string scratch;
+  for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
+    const source::KeyValue& kv = keys.kvs[i];
     const auto cls = source::classify_oplog_key(std::string_view(kv.key).substr(keys.root.size()));
+    if (cls.kind != source::OpLogKeyClass::durable_prefix && cls.kind != source::OpLogKeyClass::batch) continue;
+    MQ_ASSIGN_OR_RETURN(std::string_view value, source::oplog_value(keys, i, scratch));
     if (cls.kind == source::OpLogKeyClass::durable_prefix) {
-      auto p = format::decode_durable_prefix(kv.value, ignored);
+      auto p = format::decode_durable_prefix(value, ignored);
       if (p.ok()) out.prefix = *p;
     }
     if (cls.kind != source::OpLogKeyClass::batch) continue;
-    auto batch = format::decode_batch_record(kv.value, kv.key, ignored);
+    auto batch = format::decode_batch_record(value, kv.key, ignored);
     if (!batch.ok()) {
       ++out.undecodable_batches;
       continue;

@@ -62,7 +62,9 @@ struct OpLogSummary {
   restore::PromotionValidation state;  // objects, registry, non-COMPLETE replicas after replay
 };
 
-[[nodiscard]] OpLogSummary summarize_oplog(const source::OpLogKeySet& keys);
+// Values are read with source::oplog_value (an export file read without its values is read again
+// batch by batch). Errors: those of oplog_value (the file changed while it was being read).
+[[nodiscard]] util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys);
 
 struct DumpFilter {
   std::optional<std::uint64_t> from_batch;

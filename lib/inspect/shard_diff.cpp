@@ -9,13 +9,29 @@ namespace moonquota::inspect {
 
 namespace {
 
+// One replica as the comparison needs it: the location is a view into the decompressed shard.
+struct LightReplica {
+  std::uint64_t id = 0;
+  std::int8_t type = 0;
+  std::int16_t status = 0;
+  std::string_view location;  // MEMORY: segment id; DISK/DFS: path; LOCAL_DISK: client id
+  std::uint64_t bytes = 0;
+};
+
+// One entry: views into the decompressed shard and a range of the side's replicas, so that an
+// unchanged object (nearly all of them) costs no allocation; an ObjectSummary is built for
+// changes only.
 struct Entry {
   std::string_view tenant;
   std::string_view key;
-  ObjectSummary summary;
+  bool decoded = true;
+  std::uint64_t size = 0;
+  std::size_t first_replica = 0;
+  std::size_t replicas = 0;
+  std::size_t skip_reason = 0;  // index into SideCollector::reasons (skipped entries)
 };
 
-// Collects one side's entries (views into its decompressed shard) and feeds the restore model.
+// Collects one side's entries and feeds the restore model.
 class SideCollector final : public format::ShardVisitor {
  public:
   void on_entry(const format::ShardEntry& e) override {
@@ -23,28 +39,43 @@ class SideCollector final : public format::ShardVisitor {
     Entry entry;
     entry.tenant = e.object->tenant_id;
     entry.key = e.object->key;
-    entry.summary.shard = e.shard_index;
-    entry.summary.decoded = e.result->outcome == format::DecodeOutcome::decoded;
-    if (!entry.summary.decoded) {
-      entry.summary.skip_reason = e.result->reason;
+    entry.decoded = e.result->outcome == format::DecodeOutcome::decoded;
+    entry.first_replica = replicas.size();
+    if (!entry.decoded) {
+      entry.skip_reason = reasons.size();
+      reasons.push_back(e.result->reason);
     } else {
-      entry.summary.size = e.object->size;
+      entry.size = e.object->size;
       for (const auto& r : e.object->replicas) {
-        ReplicaSummary s;
-        s.id = r.id;
-        s.type = r.type;
-        s.status = r.status;
         const bool memory = r.type == model::replica_type::memory;
-        s.location = std::string(memory                                      ? r.segment_id
-                                 : r.type == model::replica_type::local_disk ? r.client_id
-                                                                             : r.file_path);
-        s.bytes = memory ? r.mem_size : r.object_size;
-        entry.summary.replicas.push_back(std::move(s));
+        replicas.push_back({r.id, r.type, r.status,
+                            memory                                      ? r.segment_id
+                            : r.type == model::replica_type::local_disk ? r.client_id
+                                                                        : r.file_path,
+                            memory ? r.mem_size : r.object_size});
       }
+      entry.replicas = replicas.size() - entry.first_replica;
     }
-    entries.push_back(std::move(entry));
+    entries.push_back(entry);
+  }
+  [[nodiscard]] ObjectSummary summary(std::uint32_t shard, const Entry& e) const {
+    ObjectSummary out;
+    out.shard = shard;
+    out.decoded = e.decoded;
+    if (!e.decoded) {
+      out.skip_reason = reasons[e.skip_reason];
+      return out;
+    }
+    out.size = e.size;
+    for (std::size_t i = 0; i < e.replicas; ++i) {
+      const LightReplica& r = replicas[e.first_replica + i];
+      out.replicas.push_back({r.id, r.type, r.status, std::string(r.location), r.bytes});
+    }
+    return out;
   }
   std::vector<Entry> entries;
+  std::vector<LightReplica> replicas;
+  std::vector<std::string> reasons;
   restore::ShardTallyBuilder& tally() { return m_tally; }
 
  private:
@@ -67,21 +98,27 @@ util::Status decode_side(const char* side, std::uint32_t shard, std::optional<st
   return {};
 }
 
-std::vector<std::tuple<std::int8_t, std::string_view>> replica_set(const ObjectSummary& o) {
+using ReplicaSpan = std::pair<const LightReplica*, std::size_t>;
+
+ReplicaSpan span_of(const SideCollector& side, const Entry& e) {
+  return {side.replicas.data() + e.first_replica, e.replicas};
+}
+
+std::vector<std::tuple<std::int8_t, std::string_view>> replica_set(ReplicaSpan o) {
   std::vector<std::tuple<std::int8_t, std::string_view>> out;
-  for (const auto& r : o.replicas) out.emplace_back(r.type, r.location);
+  for (std::size_t i = 0; i < o.second; ++i) out.emplace_back(o.first[i].type, o.first[i].location);
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::vector<std::tuple<std::int8_t, std::string_view, std::int16_t>> status_set(const ObjectSummary& o) {
+std::vector<std::tuple<std::int8_t, std::string_view, std::int16_t>> status_set(ReplicaSpan o) {
   std::vector<std::tuple<std::int8_t, std::string_view, std::int16_t>> out;
-  for (const auto& r : o.replicas) out.emplace_back(r.type, r.location, r.status);
+  for (std::size_t i = 0; i < o.second; ++i) out.emplace_back(o.first[i].type, o.first[i].location, o.first[i].status);
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::vector<std::string> changed_fields(const ObjectSummary& a, const ObjectSummary& b) {
+std::vector<std::string> changed_fields(const Entry& a, ReplicaSpan ra, const Entry& b, ReplicaSpan rb) {
   std::vector<std::string> fields;
   if (a.decoded != b.decoded) {
     fields.emplace_back("decodable");
@@ -89,14 +126,14 @@ std::vector<std::string> changed_fields(const ObjectSummary& a, const ObjectSumm
   }
   if (a.size != b.size) fields.emplace_back("size");
   // Fast path, the common case: the same replicas in the same order.
-  const bool same_order = std::equal(a.replicas.begin(), a.replicas.end(), b.replicas.begin(), b.replicas.end(),
-                                     [](const ReplicaSummary& x, const ReplicaSummary& y) {
+  const bool same_order = std::equal(ra.first, ra.first + ra.second, rb.first, rb.first + rb.second,
+                                     [](const LightReplica& x, const LightReplica& y) {
                                        return x.type == y.type && x.status == y.status && x.location == y.location;
                                      });
   if (same_order) return fields;
-  if (replica_set(a) != replica_set(b)) {
+  if (replica_set(ra) != replica_set(rb)) {
     fields.emplace_back("replicas");
-  } else if (status_set(a) != status_set(b)) {
+  } else if (status_set(ra) != status_set(rb)) {
     fields.emplace_back("statuses");
   }
   return fields;
@@ -136,16 +173,16 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
       change.kind = ChangeKind::removed;
       change.tenant_id = std::string(ea[i].tenant);
       change.key = std::string(ea[i].key);
-      change.a = std::move(ea[i++].summary);
+      change.a = side_a.summary(shard, ea[i++]);
       ++out.counts.removed;
     } else if (take_b) {
       change.kind = ChangeKind::added;
       change.tenant_id = std::string(eb[j].tenant);
       change.key = std::string(eb[j].key);
-      change.b = std::move(eb[j++].summary);
+      change.b = side_b.summary(shard, eb[j++]);
       ++out.counts.added;
     } else {
-      auto fields = changed_fields(ea[i].summary, eb[j].summary);
+      auto fields = changed_fields(ea[i], span_of(side_a, ea[i]), eb[j], span_of(side_b, eb[j]));
       if (fields.empty()) {
         ++out.counts.unchanged;
         ++i;
@@ -156,8 +193,8 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
       change.tenant_id = std::string(ea[i].tenant);
       change.key = std::string(ea[i].key);
       change.fields = std::move(fields);
-      change.a = std::move(ea[i++].summary);
-      change.b = std::move(eb[j++].summary);
+      change.a = side_a.summary(shard, ea[i++]);
+      change.b = side_b.summary(shard, eb[j++]);
       ++out.counts.changed;
     }
     out.changes.push_back(std::move(change));

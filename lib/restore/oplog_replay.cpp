@@ -11,10 +11,6 @@ namespace {
 
 using util::Status;
 
-// The decoded batches a poll page keeps between its decoding and its applying (sized by their
-// stored text), so that memory does not grow with the page or the log.
-constexpr std::uint64_t k_window_bytes = std::uint64_t{16} << 20;
-
 Status fatal(const std::string& rule, const std::string& where, const std::string& message) {
   return Status::corruption(rule + ": " + where + ": " + message +
                             " (a real standby enters FAILED here: INCOMPLETE_OPLOG_CATCH_UP)");
@@ -127,8 +123,9 @@ class Replayer {
     return {};
   }
 
-  // Applies one decoded batch; returns false in `stop` when --until-seq was reached.
-  Status walk_batch(const format::BatchRecord& batch, const std::string& key, bool& stop) {
+  // Applies one decoded batch; returns false in `stop` when --until-seq was reached. Its findings
+  // go to `findings`.
+  Status walk_batch(const format::BatchRecord& batch, const std::string& key, bool& stop, model::Findings& findings) {
     const auto& prefix = *m_result.prefix;
     if (m_scanned_any) {
       if (batch.batch_id != m_applied_batch_id + 1 || batch.first_seq != m_scanned_last_seq + 1) {
@@ -138,9 +135,9 @@ class Replayer {
                          std::to_string(m_applied_batch_id) + " ending at " + std::to_string(m_scanned_last_seq));
       }
     } else if (batch.batch_id > 1 && m_result.first_expected == 1) {
-      m_result.findings.push_back({model::Severity::warning, key,
-                                   "the log starts at batch " + std::to_string(batch.batch_id) +
-                                       " (missing head): tolerated only when a snapshot covers it"});
+      findings.push_back({model::Severity::warning, key,
+                          "the log starts at batch " + std::to_string(batch.batch_id) +
+                              " (missing head): tolerated only when a snapshot covers it"});
     }
     m_scanned_any = true;
     for (const auto& entry : batch.entries) {
@@ -178,11 +175,17 @@ class Replayer {
                                  [](const source::KeyValue* kv, const std::string& k) { return kv->key < k; });
       const std::size_t available = static_cast<std::size_t>(index.batches.end() - it);
       const std::size_t page = std::min<std::size_t>(available, m_options.page_batches);
-      // Every batch of the page is decoded (and its findings and errors taken) before any is
-      // applied, as the reader does; only a bounded window of the decoded batches is kept, the
-      // rest is decoded again when its turn to be applied comes.
-      std::vector<std::pair<std::optional<format::BatchRecord>, const source::KeyValue*>> decoded;
-      std::uint64_t held_bytes = 0;
+      // The reader decodes every batch of the page (taking its findings and errors) before it
+      // applies any. Here each batch is applied as soon as it is decoded, and what the reader
+      // would see is kept apart: the findings of the applying are reported after the page's
+      // decode findings, and the first applying error (or the stop at --until-seq or at the
+      // prefix) ends the applying but not the decoding, so that a later batch of the page that
+      // does not decode is the error, as for the reader. Nothing decoded is held.
+      model::Findings apply_findings;
+      std::optional<Status> apply_error;
+      bool applying = true;
+      bool stopped = false;
+      std::size_t decoded = 0;
       for (std::size_t i = 0; i < page; ++i) {
         const source::KeyValue* kv = it[static_cast<std::ptrdiff_t>(i)];
         auto id = source::parse_d20(std::string_view(kv->key).substr(m_keys.root.size() + 8));
@@ -195,27 +198,24 @@ class Replayer {
                        "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key");
         }
         ++m_result.batches_decoded;
-        if (held_bytes + text.size() <= k_window_bytes) {
-          held_bytes += text.size();
-          decoded.emplace_back(std::move(batch).value(), kv);
-        } else {
-          decoded.emplace_back(std::nullopt, kv);
-        }
-      }
-      for (auto& [batch, kv] : decoded) {
-        if (m_applied_batch_id >= prefix.batch_id) break;
-        if (!batch) {
-          model::Findings again;  // taken above
-          MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, m_scratch));
-          auto redone = format::decode_batch_record(text, kv->key, again);
-          if (!redone.ok()) return fatal("decode", kv->key, redone.status().message() + " (INTERNAL_ERROR)");
-          batch = std::move(redone).value();
+        ++decoded;
+        if (!applying) continue;
+        if (m_applied_batch_id >= prefix.batch_id) {
+          applying = false;
+          continue;
         }
         bool stop = false;
-        MQ_RETURN_IF_ERROR(walk_batch(*batch, kv->key, stop));
-        batch.reset();
-        if (stop) return {};
+        if (Status s = walk_batch(*batch, kv->key, stop, apply_findings); !s.ok()) {
+          apply_error = std::move(s);
+          applying = false;
+        } else if (stop) {
+          stopped = true;
+          applying = false;
+        }
       }
+      for (auto& f : apply_findings) m_result.findings.push_back(std::move(f));
+      if (apply_error) return *apply_error;
+      if (stopped) return {};
       if (m_applied_batch_id >= prefix.batch_id) return {};
       if (page < m_options.page_batches) {
         if (m_applier.expected() <= prefix.last_seq) {
@@ -225,7 +225,7 @@ class Replayer {
         }
         return {};
       }
-      if (decoded.empty()) return {};  // a full page of malformed keys: nothing more to read
+      if (decoded == 0) return {};  // a full page of malformed keys: nothing more to read
     }
   }
 

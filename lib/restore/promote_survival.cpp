@@ -47,7 +47,8 @@ void fill_bootstrap(const StandbyBootstrap& bootstrap, PromoteSurvivalPoint& poi
 std::map<std::string, std::vector<SurvivalAmount>, std::less<>> lease_buckets(
     const StandbyStore& store, const std::vector<std::uint64_t>& points) {
   std::map<std::string, std::vector<SurvivalAmount>, std::less<>> out;
-  for (const auto& [composite, object] : store.objects()) {
+  for (const StandbyEntry& entry : store.entries()) {
+    const StandbyObject& object = entry.object;
     const std::uint64_t deadline = object.bootstrap_lease_timeout_ms;
     const auto first = static_cast<std::size_t>(
         std::partition_point(points.begin(), points.end(), [&](std::uint64_t at) { return at < deadline; }) -
@@ -57,7 +58,7 @@ std::map<std::string, std::vector<SurvivalAmount>, std::less<>> lease_buckets(
     for (const auto& r : object.replicas) {
       complete_memory += r.variant == format::payload_variant::memory && r.status == model::replica_status::complete;
     }
-    const auto tenant = StandbyStore::split_key(composite).first;
+    const std::string_view tenant = store.tenant_name(entry.tenant);
     auto it = out.find(tenant);
     if (it == out.end()) it = out.emplace(std::string(tenant), std::vector<SurvivalAmount>(points.size())).first;
     SurvivalAmount& a = it->second[first];

@@ -40,17 +40,31 @@ class Validator {
 
   PromotionValidation run() {
     if (!check_segments()) return fail();
-    std::vector<const std::pair<const std::string, StandbyObject>*> sorted;
-    sorted.reserve(m_store.objects().size());
-    for (const auto& entry : m_store.objects()) {
-      if (m_bootstrap_at_ms && entry.second.bootstrap_lease_timeout_ms <= *m_bootstrap_at_ms) continue;
+    std::vector<const StandbyEntry*> sorted;
+    sorted.reserve(m_store.size());
+    for (const auto& entry : m_store.entries()) {
+      if (m_bootstrap_at_ms && entry.object.bootstrap_lease_timeout_ms <= *m_bootstrap_at_ms) continue;
       sorted.push_back(&entry);
     }
-    std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
+    // (tenant, key) order: the order of the composite tenant + '\0' + key, tenants holding no NUL.
+    std::vector<std::uint32_t> by_name;  // tenant numbers in name order
+    for (const StandbyEntry* entry : sorted) {
+      if (entry->tenant >= by_name.size()) by_name.resize(entry->tenant + 1);
+    }
+    std::vector<std::uint32_t> rank(by_name.size());
+    for (std::uint32_t t = 0; t < by_name.size(); ++t) by_name[t] = t;
+    std::sort(by_name.begin(), by_name.end(),
+              [this](std::uint32_t a, std::uint32_t b) { return m_store.tenant_name(a) < m_store.tenant_name(b); });
+    for (std::uint32_t i = 0; i < by_name.size(); ++i) rank[by_name[i]] = i;
+    std::sort(sorted.begin(), sorted.end(), [&rank](const StandbyEntry* a, const StandbyEntry* b) {
+      if (a->tenant != b->tenant) return rank[a->tenant] < rank[b->tenant];
+      return a->key < b->key;
+    });
     std::unordered_set<std::string> seen;
     seen.reserve(sorted.size());
     for (const auto* entry : sorted) {
-      auto [raw_tenant, raw_key] = StandbyStore::split_key(entry->first);
+      const std::string_view raw_tenant = m_store.tenant_name(entry->tenant);
+      const std::string_view raw_key = entry->key;
       std::string tenant = model::normalize_tenant_id(raw_tenant);
       std::string_view key = raw_key;
       if (const auto nul = key.find('\0'); nul != std::string_view::npos) {
@@ -66,8 +80,8 @@ class Validator {
         return fail("OBJECT_ALREADY_EXISTS: object " + where + " resolves to (" + tenant + ", " + std::string(key) +
                     "), which another object already claims");
       }
-      if (!check_object(entry->second, where)) return fail();
-      tally(tenant, entry->second);
+      if (!check_object(entry->object, where)) return fail();
+      tally(tenant, entry->object);
     }
     return std::move(m_result);
   }

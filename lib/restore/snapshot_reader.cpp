@@ -100,19 +100,30 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
 }
 
 Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
-  // Streamed from the file: the compressed bytes are never held whole next to the raw ones.
-  util::ByteBuffer raw;
+  // Streamed from the file and decoded as it is decompressed: neither the compressed nor the
+  // decompressed payload is ever held whole (only the "ms" entry being decoded).
   MQ_ASSIGN_OR_RETURN(
       auto file, source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments")));
-  if (Status s = util::zstd_decompress_stream(*file, options.max_payload_bytes, raw); !s.ok()) {
-    return util::payload_error(s, "segments");
-  }
-  snap.segments_raw_bytes = raw.size();
+  util::ZstdStreamReader stream(*file);
+  if (Status s = stream.open(options.max_payload_bytes); !s.ok()) return util::payload_error(s, "segments");
   format::SegmentsDecodeOptions seg_options;
   seg_options.keep_allocator_blobs = options.keep_allocator_blobs;
   seg_options.on_node_tables = options.on_node_tables;
-  auto segments = format::decode_segments(raw.view(), seg_options, snap.findings);
+  auto segments = format::decode_segments(stream, seg_options, snap.findings);
+  // The whole frame is checked before the decoder's verdict counts: a damaged frame is reported
+  // as such, as when the payload was decompressed before decoding. zstd names some errors
+  // differently when it decompresses piece by piece, so the message of a damaged frame comes from
+  // the whole-payload decompression (this error path only).
+  if (Status s = stream.finish(); !s.ok()) {
+    util::ByteBuffer raw;
+    auto again = source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments"));
+    if (again.ok()) {
+      if (Status whole = util::zstd_decompress_stream(**again, options.max_payload_bytes, raw); !whole.ok()) s = whole;
+    }
+    return util::payload_error(s, "segments");
+  }
   if (!segments.ok()) return segments.status().with_context("segments");
+  snap.segments_raw_bytes = stream.content_bytes();
   snap.segments = std::move(segments).value();
   for (const auto& seg : snap.segments.mounted) {
     if (auto uuid = util::parse_uuid_lenient(seg.map_key))

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "format/oplog_canonical.hpp"
 #include "source/etcd_gateway.hpp"
 #include "source/oplog_keys.hpp"
 #include "util/atomic_file.hpp"
@@ -54,37 +56,43 @@ void note_other_cluster(const std::string& key, std::vector<std::string>& cluste
 // with no escape but \" and \\. Such a line is a JSON object with exactly these two string
 // members, so nlohmann's reading of it gives the same strings; any other line (whitespace, more
 // members, other escapes, bytes outside 0x20-0x7e) returns false and is parsed by nlohmann.
-// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e.
-constexpr auto k_special = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c) table[c] = c < 0x20 || c > 0x7e || c == '"' || c == '\\';
-  return table;
-}();
-
+// Bytes that end a plain run: '"', '\\', and everything outside 0x20-0x7e (format::skip_plain_ascii).
 // `out` null: the string is checked and measured (`length`, its unescaped size) but not copied.
+// Otherwise, once the string is known good, it is copied into `out` sized exactly: the runs
+// between backslashes (found by memchr) in one memcpy each.
 bool scan_plain_string(std::string_view line, std::size_t& pos, std::string* out, std::size_t& length) {
   if (pos >= line.size() || line[pos] != '"') return false;
   ++pos;
-  if (out != nullptr) out->clear();
+  const std::size_t begin = pos;
   length = 0;
   std::size_t run = pos;
   const std::size_t size = line.size();
   while (pos < size) {
-    while (pos < size && !k_special[static_cast<unsigned char>(line[pos])]) ++pos;
+    pos = format::skip_plain_ascii(line, pos);
     if (pos >= size) break;
     const char c = line[pos];
     if (c == '"') {
       length += pos - run;
-      if (out != nullptr) out->append(line.data() + run, pos - run);
+      if (out != nullptr) {
+        out->resize(length);
+        char* dst = out->data();
+        const char* src = line.data() + begin;
+        const char* const end = line.data() + pos;
+        while (src < end) {
+          const void* slash = std::memchr(src, '\\', static_cast<std::size_t>(end - src));
+          const char* stop = slash == nullptr ? end : static_cast<const char*>(slash);
+          std::memcpy(dst, src, static_cast<std::size_t>(stop - src));
+          dst += stop - src;
+          if (stop == end) break;
+          *dst++ = stop[1];  // \" or \\ (checked above)
+          src = stop + 2;
+        }
+      }
       ++pos;
       return true;
     }
     if (c != '\\' || pos + 1 >= size || (line[pos + 1] != '"' && line[pos + 1] != '\\')) return false;
     length += pos - run + 1;
-    if (out != nullptr) {
-      out->append(line.data() + run, pos - run);
-      out->push_back(line[pos + 1]);
-    }
     pos += 2;
     run = pos;
   }

@@ -19,4 +19,42 @@ namespace moonquota::util {
 // size; limit_exceeded when the declared size is above `max_bytes`.
 [[nodiscard]] Status zstd_decompress_stream(ByteSource& in, std::size_t max_bytes, ByteBuffer& out);
 
+// The same frame read piece by piece: what a streaming decoder pulls its bytes from, so the
+// decompressed payload is never held whole. Errors are those of zstd_decompress_stream, each
+// reported when the piece that shows it is read; after an error every call returns it again.
+class ZstdStreamReader {
+ public:
+  explicit ZstdStreamReader(ByteSource& in);
+  ~ZstdStreamReader();
+  ZstdStreamReader(const ZstdStreamReader&) = delete;
+  ZstdStreamReader& operator=(const ZstdStreamReader&) = delete;
+
+  // Reads the frame header: an empty source, a frame without content size, or a content size
+  // above `max_bytes` fail here.
+  [[nodiscard]] Status open(std::size_t max_bytes);
+  // The content size declared in the frame header.
+  [[nodiscard]] std::uint64_t content_bytes() const { return m_declared; }
+  // Decompressed bytes handed out so far.
+  [[nodiscard]] std::uint64_t produced() const { return m_produced; }
+  // Appends the next min(n, content_bytes() - produced()) bytes to `out`.
+  [[nodiscard]] Status read(std::size_t n, std::string& out);
+  // Decompresses (and discards) whatever is left and checks the end of the frame.
+  [[nodiscard]] Status finish();
+
+ private:
+  Status pump(char* dst, std::size_t n, std::size_t& written);
+  Status fail(Status s);
+
+  ByteSource& m_in;
+  struct Impl;
+  Impl* m_impl = nullptr;
+  std::string m_chunk;
+  std::size_t m_chunk_pos = 0;
+  std::uint64_t m_declared = 0;
+  std::uint64_t m_produced = 0;
+  bool m_frame_done = false;
+  bool m_checked_end = false;
+  Status m_error;
+};
+
 }  // namespace moonquota::util

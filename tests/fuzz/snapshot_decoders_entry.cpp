@@ -9,6 +9,7 @@
 #include "format/segments_decoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
+#include "support/segments_stream_support.hpp"
 
 namespace moonquota::fuzz {
 
@@ -50,6 +51,12 @@ void fuzz_segments(std::uint8_t selector, std::string_view raw) {
   options.max_blob_bytes = std::size_t{1} << 20;
   model::Findings findings;
   auto r = format::decode_segments(raw, options, findings);
+  // Differential: the streamed decode (from the zstd frame, through a window of 1 to 64 bytes
+  // that drops what was decoded) reaches exactly the same outcome.
+  const std::size_t step = 1 + ((selector >> 1) & 0x3f);
+  if (test::decode_streamed(raw, options, step, 0) != test::decode_whole(raw, options)) {
+    broken("the streamed segments decode differs from the whole-payload decode");
+  }
   if (!r.ok()) {
     check(!r.status().message().empty(), "segments rejection has a message");
     return;

@@ -1,6 +1,8 @@
 // One fuzz entry for the three in-memory snapshot payload decoders. The first input byte picks
 // the decoder (byte % 3), the rest is the decompressed payload:
-//   0: decode_segments      (byte & 0x80 also keeps the allocator blobs, with a 1 MiB guard)
+//   0: decode_segments      (byte & 0x80 also keeps the allocator blobs, with a 1 MiB guard;
+//                            also streamed from its zstd frame through a window of
+//                            1 + ((byte >> 1) & 63) bytes: the outcome must be the same)
 //   1: decode_shard         (shard index = byte >> 2; a fixed segment table: 3-4 OK with an
 //                            allocator, 5-6 DRAINING, 7-8 OK without an allocator)
 //   2: decode_task_manager

@@ -6,6 +6,7 @@
 
 #include "format/oplog_base64.hpp"
 #include "format/oplog_batch.hpp"
+#include "format/oplog_canonical.hpp"
 
 namespace moonquota::format {
 namespace {
@@ -172,6 +173,34 @@ TEST(OpLogBatch, DeepNestingIsCorruptionNotAnException) {
     ASSERT_FALSE(b->ok());
     EXPECT_EQ(b->status().code(), util::StatusCode::corruption);
     EXPECT_EQ(b->status().message().rfind("rule 1: K: not JSON: ", 0), 0u) << b->status().message();
+  }
+}
+
+// skip_plain_ascii (eight bytes at a time) against a byte loop: every byte value at every
+// position of texts of 0-24 bytes, from every start.
+TEST(OpLogCanonical, SkipPlainAsciiStopsAtTheFirstSpecialByte) {
+  auto reference = [](std::string_view t, std::size_t pos) {
+    while (pos < t.size()) {
+      const auto c = static_cast<unsigned char>(t[pos]);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') break;
+      ++pos;
+    }
+    return pos;
+  };
+  for (std::size_t n = 0; n <= 24; ++n) {
+    for (std::size_t at = 0; at <= n; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        std::string t(n, 'a');
+        for (std::size_t i = 0; i < n; ++i)
+          t[i] = static_cast<char>(0x20 + (i * 7) % 95 == '"' ? 'x' : 0x20 + (i * 7) % 95);
+        for (char& c : t)
+          if (c == '\\') c = 'y';
+        if (at < n) t[at] = static_cast<char>(b);
+        for (std::size_t start = 0; start <= n; ++start) {
+          ASSERT_EQ(skip_plain_ascii(t, start), reference(t, start)) << "n " << n << " at " << at << " byte " << b;
+        }
+      }
+    }
   }
 }
 

@@ -2,6 +2,11 @@
 // undecodable cases of §8.1.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "format/oplog_base64.hpp"
 #include "format/oplog_payloads.hpp"
 
@@ -153,6 +158,75 @@ TEST(OpLogBase64, CanonicalRoundTripOnly) {
   EXPECT_EQ(base64_decode_canonical("YQ==").value(), "a");
   for (const char* bad : {"YQ", "YQ=", "YR==", "YWJ=", "Y WJ", "YWJj\n", "YW-j", "====", "YQ==YQ=="}) {
     EXPECT_FALSE(base64_decode_canonical(bad).has_value()) << bad;
+  }
+}
+
+// The byte-at-a-time decoder the table-driven one replaced, kept as the reference.
+std::optional<std::string> reference_base64_decode(std::string_view text, std::size_t max_decoded_bytes) {
+  auto value_of = [](char c) -> int {
+    constexpr std::string_view k_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const auto at = k_alphabet.find(c);
+    return at == std::string_view::npos ? -1 : static_cast<int>(at);
+  };
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    const int a = value_of(text[i]), b = value_of(text[i + 1]);
+    if (a < 0 || b < 0) return std::nullopt;
+    if (last && text[i + 2] == '=' && text[i + 3] == '=') {
+      if ((b & 0x0F) != 0) return std::nullopt;
+      out.push_back(static_cast<char>((a << 2) | (b >> 4)));
+      break;
+    }
+    const int c = value_of(text[i + 2]);
+    if (c < 0) return std::nullopt;
+    if (last && text[i + 3] == '=') {
+      if ((c & 0x03) != 0) return std::nullopt;
+      out.push_back(static_cast<char>((a << 2) | (b >> 4)));
+      out.push_back(static_cast<char>(((b & 0x0F) << 4) | (c >> 2)));
+      break;
+    }
+    const int d = value_of(text[i + 3]);
+    if (d < 0) return std::nullopt;
+    out.push_back(static_cast<char>((a << 2) | (b >> 4)));
+    out.push_back(static_cast<char>(((b & 0x0F) << 4) | (c >> 2)));
+    out.push_back(static_cast<char>(((c & 0x03) << 6) | d));
+  }
+  if (out.size() > max_decoded_bytes) return std::nullopt;
+  return out;
+}
+
+// Every 4- and 8-character text over letters that reach each branch (valid digits with zero and
+// non-zero low bits, '=', bytes outside the alphabet), random longer ones and mutations of
+// valid encodings, each with the decoded-size limit at, below and above its size.
+TEST(OpLogBase64, SameAsTheByteAtATimeDecoder) {
+  const std::string letters = std::string("AQgwBRhx+/9=-") + '\0' + '\xff';
+  std::vector<std::string> texts = {""};
+  std::vector<std::string> groups;
+  for (char a : letters)
+    for (char b : letters)
+      for (char c : letters)
+        for (char d : letters) groups.push_back({a, b, c, d});
+  for (const std::string& g : groups) {
+    texts.push_back(g);
+    texts.push_back(g + "QUJD");  // a bad first group
+    texts.push_back("QUJD" + g);  // every last group after a good one
+  }
+  std::mt19937_64 rng(15);
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes(rng() % 40, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng());
+    std::string t = base64_encode(bytes);
+    if (!t.empty() && rng() % 2 == 0) t[rng() % t.size()] = letters[rng() % letters.size()];
+    if (!t.empty() && rng() % 8 == 0) t.pop_back();
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    for (std::size_t limit : {std::size_t{0}, t.size() / 4 * 3 - (t.size() >= 4 ? 2 : 0),
+                              t.size() / 4 * 3 - (t.size() >= 4 ? 1 : 0), t.size(), SIZE_MAX}) {
+      ASSERT_EQ(base64_decode_canonical(t, limit), reference_base64_decode(t, limit)) << t << " limit " << limit;
+    }
   }
 }
 

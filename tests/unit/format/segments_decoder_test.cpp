@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "support/segments_stream_support.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::format {
@@ -87,8 +88,14 @@ std::string payload_with(const SegmentShape& s) {
   });
 }
 
+// Every payload of these tests is also decoded as a stream (from its zstd frame, through windows
+// of 1 byte and of 64 bytes, releasing what was decoded at once): the outcome must be the same.
 util::Result<model::SegmentsPayload> decode(const std::string& raw, model::Findings& findings,
                                             SegmentsDecodeOptions options = {}) {
+  const std::string whole = test::decode_whole(raw, options);
+  EXPECT_EQ(test::decode_streamed(raw, options, 1, 0), whole);
+  EXPECT_EQ(test::decode_streamed(raw, options, 64, 0), whole);
+  EXPECT_EQ(test::decode_streamed(raw, options, 1 << 20, 1 << 20), whole);
   return decode_segments(raw, options, findings);
 }
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "forge/oplog_forge.hpp"
@@ -139,7 +141,7 @@ TEST(OpLogSummary, PayloadFormsComeFromTheEntriesAndAFailedReplayIsNotValidated)
               }).ok());
   EXPECT_EQ(compact, 2u);
   EXPECT_EQ(literal, 1u);
-  const OpLogSummary summary = summarize_oplog(*keys);
+  const OpLogSummary summary = summarize_oplog(*keys).value();
   EXPECT_EQ(summary.compact_payloads, compact);
   EXPECT_EQ(summary.literal_payloads, literal);
   EXPECT_FALSE(summary.replay_error.empty());  // the log starts at sequence 42: it needs its snapshot
@@ -161,11 +163,45 @@ TEST(OpLogSummary, ReplayFromSequenceOneIsValidated) {
   source::OpLogKeySet keys;
   keys.root = k_root;
   keys.kvs = log.kvs;
-  const OpLogSummary summary = summarize_oplog(keys);
+  const OpLogSummary summary = summarize_oplog(keys).value();
   EXPECT_TRUE(summary.replay_error.empty()) << summary.replay_error;
   EXPECT_TRUE(summary.promotion_checked);
   EXPECT_TRUE(summary.state.ok) << summary.state.failure;
   EXPECT_GT(summary.compact_payloads + summary.literal_payloads, 0u);
+}
+
+// oplog-inspect summary reads the export file without its values (each batch read again from its
+// line): the same summary as with every value held; a line changed since is an error.
+TEST(OpLogSummary, ValuesLeftInTheFileGiveTheSameSummary) {
+  forge::SyntheticOpLogOptions options;
+  options.cluster_id = "t";
+  options.entries = 200;
+  options.entries_per_batch = 16;
+  const auto log = forge::synthesize_oplog(options);
+  const std::string path = ::testing::TempDir() + "/summary-streamed.jsonl";
+  ASSERT_TRUE(source::write_oplog_export_file(path, log.kvs).ok());
+  auto held = source::read_oplog_export_file(path, "t");
+  source::OpLogReadLimits limits;
+  limits.keep_values = false;
+  auto streamed = source::read_oplog_export_file(path, "t", limits);
+  ASSERT_TRUE(held.ok() && streamed.ok());
+  ASSERT_TRUE(streamed->export_lines != nullptr);
+  auto a = summarize_oplog(*held);
+  auto b = summarize_oplog(*streamed);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(b->promotion_checked);
+  EXPECT_EQ(report::oplog_summary_json(*a).dump(), report::oplog_summary_json(*b).dump());
+  std::ostringstream ta, tb;
+  report::render_oplog_summary_text(*a, ta);
+  report::render_oplog_summary_text(*b, tb);
+  EXPECT_EQ(ta.str(), tb.str());
+  // The file is rewritten in place under the key set: its lines no longer hold their keys.
+  std::ofstream(path, std::ios::trunc) << std::string(200000, ' ') << "\n";
+  auto changed = summarize_oplog(*streamed);
+  ASSERT_FALSE(changed.ok());
+  EXPECT_NE(changed.status().message().find("changed while it was being read"), std::string::npos)
+      << changed.status().message();
+  std::remove(path.c_str());
 }
 
 }  // namespace

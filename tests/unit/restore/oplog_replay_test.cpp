@@ -84,7 +84,7 @@ TEST(OpLogReplay, AppliesTheWholeLog) {
   auto r = replay(good_log().build(), store);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->applied_seq, 5u);
-  EXPECT_EQ(store.objects().size(), 2u);  // a and the placeholder c
+  EXPECT_EQ(store.size(), 2u);  // a and the placeholder c
   EXPECT_EQ(store.registry().size(), 1u);
   EXPECT_EQ(r->counters.empty_placeholders, 1u);
   auto v = validate_promotion(store);
@@ -102,7 +102,7 @@ TEST(OpLogReplay, UntilSeqStopsEarly) {
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->stopped_by_until_seq);
   EXPECT_EQ(r->applied_seq, 3u);
-  EXPECT_EQ(store.objects().size(), 2u);  // a and b
+  EXPECT_EQ(store.size(), 2u);  // a and b
 }
 
 TEST(OpLogReplay, BaselineSkipsCoveredEntriesAndToleratesMissingHead) {
@@ -207,6 +207,17 @@ TEST(OpLogReplay, EveryReaderRuleFailsWithItsMessage) {
         {"LEASE_RENEW stops", b, 0,
          "applier: /oplog/t/batches/00000000000000000001 sequence 2: op type 4 (LEASE_RENEW) is not applied"});
   }
+  {
+    // The reader decodes the whole page before applying: a batch of the page that does not decode
+    // is the error even when an earlier batch would be refused by the applier.
+    LogBuilder b;
+    b.batch(1, 1, {e(op::remove, "a"), e(op::lease_renew, "a")})
+        .batch(2, 3, {e(op::remove, "b")})
+        .raw("batches/" + source::d20(3), "[1,3,4,4,[[3,\"default\",\"a\",\"\"]],1]")
+        .prefix(2, 3);
+    cases.push_back({"decode failure after an applier refusal, same page", b, 0,
+                     "decode: /oplog/t/batches/00000000000000000003: rule 6"});
+  }
   for (auto& c : cases) {
     StandbyStore store;
     auto r = replay(c.log.build(), store, c.baseline);
@@ -216,6 +227,41 @@ TEST(OpLogReplay, EveryReaderRuleFailsWithItsMessage) {
       EXPECT_NE(r.status().message().find("enters FAILED"), std::string::npos) << c.name;
     }
   }
+}
+
+// Stopping at --until-seq does not stop the decoding of the page: a later batch of it that does
+// not decode is still the error, as for the reader.
+TEST(OpLogReplay, UntilSeqStillDecodesTheRestOfThePage) {
+  LogBuilder b;
+  b.batch(1, 1, {e(op::remove, "a")})
+      .batch(2, 2, {e(op::remove, "b")})
+      .raw("batches/" + source::d20(3), "[1,3,3,3,[[3,\"default\",\"a\",\"\"]],1]")
+      .prefix(2, 2);
+  StandbyStore store;
+  ReplayOptions options;
+  options.until_seq = 1;
+  auto r = replay(b.build(), store, 0, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("decode: /oplog/t/batches/00000000000000000003: rule 6", 0), 0u)
+      << r.status().message();
+}
+
+// The findings of applying a page (here: the missing head) follow the decode findings of every
+// batch of the page (here: batch 4's empty tenant), as when the page is decoded before it is applied.
+TEST(OpLogReplay, ApplyFindingsFollowThePagesDecodeFindings) {
+  LogBuilder b;
+  b.batch(3, 1, {e(op::remove, "x"), e(op::remove, "y")}).batch(4, 3, {e(op::remove, "z", "", "")}).prefix(4, 3);
+  StandbyStore store;
+  auto r = replay(b.build(), store, 0, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::size_t head = r->findings.size(), tenant = r->findings.size();
+  for (std::size_t i = 0; i < r->findings.size(); ++i) {
+    if (r->findings[i].message.find("missing head") != std::string::npos) head = i;
+    if (r->findings[i].message.find("empty tenant id") != std::string::npos) tenant = std::min(tenant, i);
+  }
+  ASSERT_LT(head, r->findings.size());
+  ASSERT_LT(tenant, r->findings.size());
+  EXPECT_LT(tenant, head);
 }
 
 TEST(OpLogReplay, EndOfPollMissingBatches) {
@@ -249,14 +295,14 @@ TEST(OpLogApplier, TableEffects) {
   EXPECT_EQ(apply(1, e(op::segment_mount, "name-key", mount("seg", "ep", 10))), ApplyOutcome::applied);
   EXPECT_EQ(store.registry().count("ep"), 1u);
   EXPECT_EQ(apply(2, e(op::put_end, "k", "garbage")), ApplyOutcome::applied);
-  EXPECT_TRUE(store.objects().begin()->second.placeholder);
+  EXPECT_TRUE(store.entries().front().object.placeholder);
   EXPECT_EQ(applier.counters().undecodable_placeholders, 1u);
   EXPECT_EQ(apply(3, e(op::put_end, "k", put_end(8, "ep", 0, 2))), ApplyOutcome::applied);
-  EXPECT_EQ(store.objects().begin()->second.replicas[0].status, 2);  // PROCESSING kept verbatim
+  EXPECT_EQ(store.entries().front().object.replicas[0].status, 2);  // PROCESSING kept verbatim
   EXPECT_EQ(apply(4, e(op::segment_unmount, "ep", "zz")), ApplyOutcome::applied);
   EXPECT_EQ(applier.counters().segment_noops, 1u);
   EXPECT_EQ(apply(5, e(op::put_revoke, "k")), ApplyOutcome::applied);
-  EXPECT_TRUE(store.objects().empty());
+  EXPECT_TRUE(store.empty());
   EXPECT_EQ(apply(5, e(op::remove, "k")), ApplyOutcome::skipped);
   EXPECT_EQ(apply(7, e(op::remove, "k")), ApplyOutcome::refused);
   EXPECT_EQ(apply(6, e(op::lease_renew, "k")), ApplyOutcome::refused);

@@ -14,6 +14,7 @@
 #include "format/segments_decoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "restore/restore_path.hpp"
+#include "support/segments_stream_support.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/file_reader.hpp"
 
@@ -163,6 +164,8 @@ TEST_P(Sweep, EveryByteFlipOfTheSegmentsPayloadIsHandled) {
   auto run = [&](const std::string& damaged) {
     model::Findings findings;
     auto r = format::decode_segments(damaged, options, findings);
+    // The streamed decode (restore::scan_snapshot's) reaches the same outcome.
+    ASSERT_EQ(test::decode_streamed(damaged, options, 13, 0), test::decode_whole(damaged, options));
     ++m_runs;
     if (!r.ok()) {
       ++rejected;

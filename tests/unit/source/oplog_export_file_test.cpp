@@ -115,7 +115,7 @@ TEST(OpLogExportFile, ReplayOfValuesReadAgainEqualsReplayOfHeldValues) {
   EXPECT_EQ(ra->entries_seen, rb->entries_seen);
   ASSERT_EQ(ra->findings.size(), rb->findings.size());
   for (std::size_t i = 0; i < ra->findings.size(); ++i) EXPECT_EQ(ra->findings[i].message, rb->findings[i].message);
-  EXPECT_EQ(a.objects().size(), b.objects().size());
+  EXPECT_EQ(a.size(), b.size());
 }
 
 }  // namespace

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The performance table of docs/PERFORMANCE.md (issue 15), in one run anyone can repeat.
+#
+#   bash scripts/bench.sh [--objects "1000000 5000000 18000000"] [--oplog-entries "100000 1000000"]
+#                         [--threads 2] [--runs 1] [--work-dir DIR] [--keep] [--no-baseline]
+#
+# For each object count N it forges two stores (snapshot-forge --large N, and N + N/100 with the
+# same seed: the same N objects plus 1% new ones, for diff), then measures with GNU time (wall,
+# user + system CPU, peak RSS; the best wall time of --runs runs), all with --threads T:
+#   floor       moonquota-bench's zstd-only floor: every shard decompressed, nothing decoded
+#   naive       moonquota-bench's msgpack::unpack object-tree walk summing the charge
+#   ours        moonquota-bench's run of the quota-rebuild library path (in process, like the two above)
+#   rebuild     quota-rebuild --store A --restore-time 0 (no lease filter: every object tallied)
+#   reconcile   quota-reconcile --store A --live-json L (the live model; L is the rebuilt table)
+#   summary     snapshot-inspect summary --store A
+#   verify      snapshot-inspect verify --store A
+#   survival    snapshot-inspect survival --store A (the nine default delays)
+#   diff        snapshot-inspect diff --store A --other-store B
+# floor, naive and ours are measured inside moonquota-bench (its own process per phase); the ratio
+# columns are our wall time over the floor's and our CPU over summary's. Then the OpLog replay
+# (bench/oplog_replay.sh: 1M-entry forged logs, quota-rebuild --oplog-file and oplog-inspect
+# summary) beside the baseline commit 5a2a67d, which this script builds under the work directory
+# unless --no-baseline (a git worktree of this repository, tests off).
+#
+# Output: Markdown tables on stdout, progress on stderr. Needs a RelWithDebInfo build in build/
+# (scripts/build.sh build) with the tools and bench/moonquota-bench. Disk: about 65 bytes per
+# object per store (18M objects: 1.2 GB each) under the work directory (default a temporary
+# directory, removed at the end unless --keep).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+objects="1000000 5000000 18000000"
+oplog_entries="100000 1000000"
+threads=2
+runs=1
+work=""
+keep=0
+baseline=1
+build="${BUILD_DIR:-$here/build}"
+
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --objects) objects="$2"; shift 2 ;;
+    --oplog-entries) oplog_entries="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --work-dir) work="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    --no-baseline) baseline=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+for v in "$threads" "$runs" $objects $oplog_entries; do
+  [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: '$v' is not a positive integer" >&2; exit 2; }
+done
+tools="$build/tools"
+bench="$build/bench/moonquota-bench"
+for t in quota-rebuild quota-reconcile snapshot-inspect snapshot-forge oplog-inspect; do
+  [[ -x "$tools/$t" ]] || { echo "bench.sh: $tools/$t is missing: build first (bash scripts/build.sh build)" >&2; exit 3; }
+done
+[[ -x "$bench" ]] || { echo "bench.sh: $bench is missing: build first" >&2; exit 3; }
+command -v /usr/bin/time >/dev/null || { echo "bench.sh: GNU time (/usr/bin/time, package time) is missing" >&2; exit 3; }
+
+if [[ -z "$work" ]]; then
+  work="$(mktemp -d "${TMPDIR:-/tmp}/moonquota-bench.XXXXXX")"
+  [[ $keep -eq 1 ]] || trap 'rm -rf "$work"' EXIT
+else
+  mkdir -p "$work"
+fi
+log() { echo "bench.sh: $*" >&2; }
+
+# best LABEL CMD...: prints "wall cpu peak_kib" of the run with the best wall time; a run that
+# exits with anything but 0 or 1 (1: verify findings, diff differences) ends the script.
+best() {
+  local label="$1"; shift
+  local best_line="" rc
+  for _ in $(seq 1 "$runs"); do
+    rc=0
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
+    if [[ $rc -gt 1 ]]; then
+      log "$label: exit $rc: $*"; tail -n 5 "$work/err.$label" >&2; exit 1
+    fi
+    local wall user sys kib
+    read -r wall user sys kib < <(tail -n 1 "$work/time")
+    local line; line="$wall $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}') $kib"
+    if [[ -z "$best_line" ]] || awk -v a="$wall" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
+      best_line="$line"
+    fi
+  done
+  echo "$best_line"
+}
+
+forge() {  # N DIR: a store of N objects (seed 1), reused when DIR already holds one of that size
+  local n="$1" dir="$2"
+  if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$n" ]]; then return; fi
+  log "forging $n objects into $dir"
+  rm -rf "$dir"
+  "$tools/snapshot-forge" --large "$n" --out "$dir" --threads "$threads" -q
+  echo "$n" >"$dir/.bench-objects"
+}
+
+mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k / 1024}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2fx", a / b; else printf "—" }'; }
+
+echo "## Snapshot commands ($threads threads, best wall of $runs run(s), $(date -u +%Y-%m-%d), $(nproc) cores)"
+echo
+echo "| objects | command | wall s | CPU s | peak RSS MiB | x floor wall | x summary CPU |"
+echo "|---:|---|---:|---:|---:|---:|---:|"
+for n in $objects; do
+  a="$work/store-$n"; b="$work/store-$n-plus1pct"
+  forge "$n" "$a"
+  forge "$((n + n / 100))" "$b"
+
+  log "$n objects: floor, naive and ours (moonquota-bench)"
+  "$bench" --store "$a" --threads "$threads" --json >"$work/phases.json" 2>/dev/null
+  floor_wall=""; summary_cpu=""
+  for phase in floor naive ours; do
+    read -r wall cpu kib < <(python3 - "$work/phases.json" "$phase" "$threads" <<'EOF'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for p in report["phases"]:
+    if p["phase"] == sys.argv[2] and p["threads"] == int(sys.argv[3]):
+        if p.get("error"):
+            sys.exit("moonquota-bench " + sys.argv[2] + ": " + p["error"])
+        print("%.3f %.2f %d" % (p["seconds"], p["cpu_seconds"], round(p["peak_rss_mib"] * 1024)))
+EOF
+    )
+    [[ "$phase" == floor ]] && floor_wall="$wall"
+    echo "| $n | $phase (moonquota-bench) | $wall | $cpu | $(mib "$kib") | $(ratio "$wall" "$floor_wall") | |"
+  done
+
+  # The live list body the reconcile run compares with: the rebuilt table itself (every tenant
+  # matches), the way a healthy master answers.
+  "$tools/quota-rebuild" --store "$a" --restore-time 0 --threads "$threads" --format json |
+    python3 -c 'import json, sys
+t = json.load(sys.stdin)["tenants"]
+rows = [{"tenant_id": x["tenant_id"], "requested_quota_bytes": x["requested_quota_bytes"],
+         "effective_quota_bytes": x["effective_quota_bytes"], "charged_bytes": x["charged_bytes"],
+         "admission_closed": x["admission_closed"], "over_quota": x["over_quota"],
+         "has_explicit_policy": x["has_explicit_policy"]} for x in t]
+json.dump({"success": True, "data": rows}, sys.stdout)' >"$work/live-$n.json"
+
+  declare -A cmds=(
+    [rebuild]="$tools/quota-rebuild --store $a --restore-time 0"
+    [reconcile]="$tools/quota-reconcile --store $a --live-json $work/live-$n.json"
+    [summary]="$tools/snapshot-inspect summary --store $a"
+    [verify]="$tools/snapshot-inspect verify --store $a"
+    [survival]="$tools/snapshot-inspect survival --store $a"
+    [diff]="$tools/snapshot-inspect diff --store $a --other-store $b"
+  )
+  for name in summary rebuild reconcile verify survival diff; do
+    log "$n objects: $name"
+    # shellcheck disable=SC2086  # the command strings hold no spaces but between arguments
+    read -r wall cpu kib < <(best "$name" ${cmds[$name]} --threads "$threads")
+    [[ "$name" == summary ]] && summary_cpu="$cpu"
+    echo "| $n | $name | $wall | $cpu | $(mib "$kib") | $(ratio "$wall" "$floor_wall") | $(ratio "$cpu" "$summary_cpu") |"
+  done
+  unset cmds
+  [[ $keep -eq 1 ]] || rm -rf "$b"
+done
+
+echo
+echo "## OpLog replay (bench/oplog_replay.sh)"
+echo
+base_dir="$work/base-5a2a67d"
+if [[ $baseline -eq 1 ]]; then
+  if [[ ! -x "$base_dir/build/tools/quota-rebuild" || ! -x "$base_dir/build/tools/oplog-inspect" ]]; then
+    log "building the baseline 5a2a67d in $base_dir"
+    git -C "$here" worktree add -f --detach "$base_dir" 5a2a67d >/dev/null 2>&1 || [[ -d "$base_dir/lib" ]]
+    cmake -S "$base_dir" -B "$base_dir/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DMOONQUOTA_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$base_dir/build" --target quota-rebuild oplog-inspect >/dev/null
+  fi
+  BASE_TOOLS="$base_dir/build/tools" TOOLS="$tools" bash "$here/bench/oplog_replay.sh" "$oplog_entries" "$runs"
+  [[ $keep -eq 1 ]] || git -C "$here" worktree remove --force "$base_dir" >/dev/null 2>&1 || true
+else
+  BASE_TOOLS=/nonexistent TOOLS="$tools" bash "$here/bench/oplog_replay.sh" "$oplog_entries" "$runs"
+fi

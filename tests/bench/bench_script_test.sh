@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# scripts/bench.sh end to end at a tiny size (issue 15): every row of both tables is there with
+# numbers, the stores it forged are gone afterwards, and bad arguments are exit 2. Timing is never
+# asserted (a benchmark, not a timed test).
+#   bench_script_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build="$1"; src="$2"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+BUILD_DIR="$build" TMPDIR="$tmp" bash "$src/scripts/bench.sh" --objects 20000 --oplog-entries 2000 \
+  --no-baseline >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "bench.sh exited $?"; }
+num='[0-9]+(\.[0-9]+)?'
+for cmd in 'floor \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'ours \(moonquota-bench\)' summary rebuild \
+  reconcile verify survival diff; do
+  grep -Eq "^\| 20000 \| $cmd \| $num \| $num \| $num \| $num"x" \|" "$tmp/out" || fail "no row for '$cmd'"
+done
+for cmd in rebuild summary; do
+  grep -Eq "^\| 2000 \| $cmd \| ours \| $num \| $num \| $num \| $num \|" "$tmp/out" || fail "no OpLog row for '$cmd'"
+done
+# The temporary work directory (stores, outputs) is removed.
+[[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
+
+rc=0; BUILD_DIR="$build" bash "$src/scripts/bench.sh" --objects 0 >/dev/null 2>"$tmp/err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q "'0' is not a positive integer" "$tmp/err" || fail "--objects 0: exit $rc"
+rc=0; BUILD_DIR="$build" bash "$src/scripts/bench.sh" --bogus >/dev/null 2>"$tmp/err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q "unknown argument '--bogus'" "$tmp/err" || fail "--bogus: exit $rc"
+rc=0; BUILD_DIR="$tmp/nowhere" bash "$src/scripts/bench.sh" >/dev/null 2>"$tmp/err" || rc=$?
+[[ $rc -eq 3 ]] && grep -q "build first" "$tmp/err" || fail "no build: exit $rc"
+echo "bench.sh: every row present"
