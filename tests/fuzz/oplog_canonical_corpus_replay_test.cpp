@@ -2,37 +2,20 @@
 // canonical batch scanner against jsoncpp), so the corpus is an ordinary test in every build.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
+#include <string>
 
 #include "format/oplog_canonical.hpp"
+#include "fuzz/corpus_replay.hpp"
 #include "fuzz/oplog_canonical_entry.hpp"
 
 namespace moonquota::fuzz {
 namespace {
 
-namespace fs = std::filesystem;
-
 void run(const std::string& bytes) {
   run_oplog_canonical(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
-TEST(OpLogCanonicalFuzzCorpus, ReplaysEveryFile) {
-  const fs::path dir = fs::path(MOONQUOTA_SOURCE_DIR) / "tests/fuzz/corpus/oplog_canonical";
-  std::map<int, int> per_mode;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    SCOPED_TRACE(entry.path().filename().string());
-    run(bytes.str());
-    if (!bytes.str().empty()) ++per_mode[static_cast<unsigned char>(bytes.str()[0]) % 3];
-  }
-  for (int m = 0; m < 3; ++m) EXPECT_GE(per_mode[m], 2) << "seeds for mode " << m;
-}
+TEST(OpLogCanonicalFuzzCorpus, ReplaysEveryFile) { replay_corpus("oplog_canonical", 3, run); }
 
 TEST(OpLogCanonicalFuzzCorpus, EntryToleratesTinyInputs) {
   run("");
