@@ -46,18 +46,16 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-std::optional<std::string> base64_decode_canonical(std::string_view text, std::size_t max_decoded_bytes) {
-  if (text.size() % 4 != 0) return std::nullopt;
-  if (max_decoded_bytes < SIZE_MAX - 2 && text.size() / 4 * 3 > max_decoded_bytes + 2) return std::nullopt;
-  std::string out(text.size() / 4 * 3, '\0');
-  char* dst = out.data();
+std::size_t base64_decode_canonical_to(std::string_view text, char* out) {
+  if (text.size() % 4 != 0) return k_not_base64;
+  char* dst = out;
   const std::size_t full = text.empty() ? 0 : text.size() - 4;  // every group but the last: no padding
   for (std::size_t i = 0; i < full; i += 4) {
     const int a = value_of(text[i]);
     const int b = value_of(text[i + 1]);
     const int c = value_of(text[i + 2]);
     const int d = value_of(text[i + 3]);
-    if ((a | b | c | d) < 0) return std::nullopt;
+    if ((a | b | c | d) < 0) return k_not_base64;
     dst[0] = static_cast<char>((a << 2) | (b >> 4));
     dst[1] = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
     dst[2] = static_cast<char>(((c & 0x03) << 6) | d);
@@ -67,27 +65,36 @@ std::optional<std::string> base64_decode_canonical(std::string_view text, std::s
     const std::size_t i = full;
     const int a = value_of(text[i]);
     const int b = value_of(text[i + 1]);
-    if (a < 0 || b < 0) return std::nullopt;
+    if (a < 0 || b < 0) return k_not_base64;
     if (text[i + 2] == '=' && text[i + 3] == '=') {
-      if ((b & 0x0F) != 0) return std::nullopt;  // unused bits must be zero
+      if ((b & 0x0F) != 0) return k_not_base64;  // unused bits must be zero
       *dst++ = static_cast<char>((a << 2) | (b >> 4));
     } else {
       const int c = value_of(text[i + 2]);
-      if (c < 0) return std::nullopt;
+      if (c < 0) return k_not_base64;
       if (text[i + 3] == '=') {
-        if ((c & 0x03) != 0) return std::nullopt;
+        if ((c & 0x03) != 0) return k_not_base64;
         *dst++ = static_cast<char>((a << 2) | (b >> 4));
         *dst++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
       } else {
         const int d = value_of(text[i + 3]);
-        if (d < 0) return std::nullopt;
+        if (d < 0) return k_not_base64;
         *dst++ = static_cast<char>((a << 2) | (b >> 4));
         *dst++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
         *dst++ = static_cast<char>(((c & 0x03) << 6) | d);
       }
     }
   }
-  out.resize(static_cast<std::size_t>(dst - out.data()));
+  return static_cast<std::size_t>(dst - out);
+}
+
+std::optional<std::string> base64_decode_canonical(std::string_view text, std::size_t max_decoded_bytes) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  if (max_decoded_bytes < SIZE_MAX - 2 && text.size() / 4 * 3 > max_decoded_bytes + 2) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  const std::size_t n = base64_decode_canonical_to(text, out.data());
+  if (n == k_not_base64) return std::nullopt;
+  out.resize(n);
   if (out.size() > max_decoded_bytes) return std::nullopt;
   return out;
 }

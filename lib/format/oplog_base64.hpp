@@ -10,6 +10,8 @@
 // outside the alphabet) is "not canonical": decode(text) re-encoded must equal text.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,5 +24,11 @@ namespace moonquota::format {
 // the output (checked from the text length before anything is allocated).
 [[nodiscard]] std::optional<std::string> base64_decode_canonical(std::string_view text,
                                                                  std::size_t max_decoded_bytes = SIZE_MAX);
+
+inline constexpr std::size_t k_not_base64 = SIZE_MAX;
+
+// The same decoder writing into `out`, which must hold text.size() / 4 * 3 bytes: the number of
+// bytes written, or k_not_base64 (the bytes at `out` then unspecified).
+[[nodiscard]] std::size_t base64_decode_canonical_to(std::string_view text, char* out);
 
 }  // namespace moonquota::format

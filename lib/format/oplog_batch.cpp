@@ -232,7 +232,7 @@ util::Result<BatchRecord> decode_batch_record_unguarded(std::string_view text, c
 // other input returns false with `findings` untouched, and the caller takes the jsoncpp path,
 // which produces the rejection or the findings.
 bool decode_canonical_batch(std::string_view text, const std::string& key, model::Findings& findings,
-                            BatchRecord& batch) {
+                            BatchView& batch) {
   thread_local CanonicalBatchView view;
   if (!scan_canonical_batch(text, view)) return false;
   const std::uint64_t count = view.entries.size();
@@ -246,32 +246,38 @@ bool decode_canonical_batch(std::string_view text, const std::string& key, model
   XXH32_update(state.get(), "]", 1);
   if (XXH32_digest(state.get()) != view.checksum) return false;
   std::size_t empty_tenants = 0;
+  std::size_t payload_room = 0;
   for (const auto& e : view.entries) {
     if (e.op_type == 0 || e.op_type >= op_type::max || e.key.size() > k_max_oplog_key_bytes) return false;
     // base64 grows 3 bytes to 4: a longer text cannot decode within the limit.
     if (e.payload_base64.size() / 4 * 3 > k_max_oplog_payload_bytes + 2) return false;
+    payload_room += e.payload_base64.size() / 4 * 3;
     if (e.tenant_id.empty()) {
       ++empty_tenants;
     } else if (!model::is_valid_tenant_id(e.tenant_id)) {
       return false;
     }
   }
+  // Sized once: the views below point into it.
+  batch.payloads.resize(payload_room);
+  batch.entries.resize(count);
+  char* dst = batch.payloads.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& e = view.entries[i];
+    const std::size_t n = base64_decode_canonical_to(e.payload_base64, dst);
+    if (n == k_not_base64 || n > k_max_oplog_payload_bytes) return false;
+    OpLogEntryView& out = batch.entries[i];
+    out.sequence = view.first_seq + i;
+    out.op_type = static_cast<std::uint32_t>(e.op_type);
+    out.tenant_id = e.tenant_id.empty() ? std::string_view(model::k_default_tenant) : e.tenant_id;
+    out.key = e.key;
+    out.payload = std::string_view(dst, n);
+    dst += n;
+  }
   batch.batch_id = view.batch_id;
   batch.first_seq = view.first_seq;
   batch.last_seq = view.last_seq;
   batch.checksum = static_cast<std::uint32_t>(view.checksum);
-  batch.entries.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto& e = view.entries[i];
-    auto payload = base64_decode_canonical(e.payload_base64);
-    if (!payload || payload->size() > k_max_oplog_payload_bytes) return false;
-    OpLogEntry& out = batch.entries[i];
-    out.sequence = batch.first_seq + i;
-    out.op_type = static_cast<std::uint32_t>(e.op_type);
-    out.tenant_id = model::normalize_tenant_id(e.tenant_id);
-    out.key.assign(e.key);
-    out.payload = std::move(*payload);
-  }
   if (empty_tenants > 0) {
     for (std::size_t i = 0; i < count; ++i) {
       if (!view.entries[i].tenant_id.empty()) continue;
@@ -294,11 +300,39 @@ util::Result<DurablePrefix> decode_durable_prefix(std::string_view text, model::
 
 util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::string& key,
                                               model::Findings& findings) {
-  BatchRecord batch;
-  if (decode_canonical_batch(text, key, findings, batch)) return batch;
+  BatchView view;
+  if (decode_canonical_batch(text, key, findings, view)) {
+    BatchRecord batch{view.batch_id, view.first_seq, view.last_seq, view.checksum, {}};
+    batch.entries.resize(view.entries.size());
+    for (std::size_t i = 0; i < view.entries.size(); ++i) {
+      const OpLogEntryView& e = view.entries[i];
+      batch.entries[i] = {e.sequence, e.op_type, std::string(e.tenant_id), std::string(e.key), std::string(e.payload)};
+    }
+    return batch;
+  }
   try {
     return decode_batch_record_unguarded(text, key, findings);
   } catch (const Json::Exception& e) { return reject(1, key, json_exception_text(e)); }
+}
+
+util::Status decode_batch_view(std::string_view text, const std::string& key, model::Findings& findings,
+                               BatchView& out) {
+  if (decode_canonical_batch(text, key, findings, out)) return {};
+  util::Result<BatchRecord> record = [&]() -> util::Result<BatchRecord> {
+    try {
+      return decode_batch_record_unguarded(text, key, findings);
+    } catch (const Json::Exception& e) { return reject(1, key, json_exception_text(e)); }
+  }();
+  if (!record.ok()) return record.status();
+  out.fallback = std::move(record).value();
+  out.batch_id = out.fallback.batch_id;
+  out.first_seq = out.fallback.first_seq;
+  out.last_seq = out.fallback.last_seq;
+  out.checksum = out.fallback.checksum;
+  out.entries.clear();
+  out.entries.reserve(out.fallback.entries.size());
+  for (const OpLogEntry& e : out.fallback.entries) out.entries.push_back(view_of(e));
+  return {};
 }
 
 std::string encode_batch_record(std::uint64_t batch_id, std::uint64_t first_seq,

@@ -51,6 +51,33 @@ struct BatchRecord {
   std::vector<OpLogEntry> entries;
 };
 
+// An entry as views: into the record text (tenant, key), into BatchView::payloads (the decoded
+// payload), or into BatchView::fallback (a record that is not the writer's own text).
+struct OpLogEntryView {
+  std::uint64_t sequence = 0;
+  std::uint32_t op_type = 0;
+  std::string_view tenant_id;  // normalised: "" became "default"
+  std::string_view key;
+  std::string_view payload;
+};
+
+[[nodiscard]] inline OpLogEntryView view_of(const OpLogEntry& e) {
+  return {e.sequence, e.op_type, e.tenant_id, e.key, e.payload};
+}
+
+// A decoded batch whose entries are views. They stay valid while the text given to
+// decode_batch_view lives and this BatchView is neither destroyed nor reused; a caller that keeps
+// a tenant, key or payload copies it.
+struct BatchView {
+  std::uint64_t batch_id = 0;
+  std::uint64_t first_seq = 0;
+  std::uint64_t last_seq = 0;
+  std::uint32_t checksum = 0;
+  std::vector<OpLogEntryView> entries;
+  std::string payloads;  // every decoded payload of the batch, one after the other
+  BatchRecord fallback;  // the jsoncpp path's result, when that path decoded the record
+};
+
 struct DurablePrefix {
   std::uint64_t batch_id = 0;
   std::uint64_t last_seq = 0;
@@ -65,6 +92,10 @@ struct DurablePrefix {
 // is not what the writer produces.
 [[nodiscard]] util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::string& key,
                                                             model::Findings& findings);
+
+// decode_batch_record with the entries as views (same errors, same findings); `out` is reused.
+[[nodiscard]] util::Status decode_batch_view(std::string_view text, const std::string& key, model::Findings& findings,
+                                             BatchView& out);
 
 // What the writer would store for these entries (canonical text; `sequence` fields are ignored,
 // sequences run from first_seq). Tenants are written as given.

@@ -83,7 +83,7 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
 
 // The form of an entry's payload when it decodes (as dump shows it); nothing for an entry
 // without a payload or one that does not decode.
-std::optional<format::PayloadForm> payload_form(const format::OpLogEntry& e) {
+std::optional<format::PayloadForm> payload_form(const format::OpLogEntryView& e) {
   format::PayloadShape shape;
   bool decoded = false;
   switch (e.op_type) {
@@ -226,6 +226,7 @@ util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
   OpLogSummary out;
   model::Findings ignored;
   std::string scratch;
+  format::BatchView batch;  // views into `value` and itself: used before either is reused
   for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
     const source::KeyValue& kv = keys.kvs[i];
     const auto cls = source::classify_oplog_key(std::string_view(kv.key).substr(keys.root.size()));
@@ -236,18 +237,17 @@ util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
       if (p.ok()) out.prefix = *p;
     }
     if (cls.kind != source::OpLogKeyClass::batch) continue;
-    auto batch = format::decode_batch_record(value, kv.key, ignored);
-    if (!batch.ok()) {
+    if (!format::decode_batch_view(value, kv.key, ignored, batch).ok()) {
       ++out.undecodable_batches;
       continue;
     }
     ++out.batches;
-    if (out.first_seq == 0 || batch->first_seq < out.first_seq) out.first_seq = batch->first_seq;
-    out.last_seq = std::max(out.last_seq, batch->last_seq);
-    for (const auto& e : batch->entries) {
+    if (out.first_seq == 0 || batch.first_seq < out.first_seq) out.first_seq = batch.first_seq;
+    out.last_seq = std::max(out.last_seq, batch.last_seq);
+    for (const auto& e : batch.entries) {
       ++out.entries;
       ++out.entries_by_op[format::op_type::name(e.op_type)];
-      ++out.entries_by_tenant[e.tenant_id];
+      ++out.entries_by_tenant[std::string(e.tenant_id)];
       if (auto form = payload_form(e))
         ++(*form == format::PayloadForm::compact ? out.compact_payloads : out.literal_payloads);
     }

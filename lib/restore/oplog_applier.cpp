@@ -18,7 +18,7 @@ StandbyObject standby_object_from(format::MetadataPayload payload) {
   return o;
 }
 
-void OpLogApplier::note(model::Severity severity, const format::OpLogEntry& entry, std::string message) {
+void OpLogApplier::note(model::Severity severity, const format::OpLogEntryView& entry, std::string message) {
   if (m_findings.size() >= k_max_findings) {
     ++m_dropped_findings;
     return;
@@ -26,7 +26,7 @@ void OpLogApplier::note(model::Severity severity, const format::OpLogEntry& entr
   m_findings.push_back({severity, "sequence " + std::to_string(entry.sequence), std::move(message)});
 }
 
-void OpLogApplier::apply_put_end(const format::OpLogEntry& entry) {
+void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
   if (entry.payload.empty()) {
     ++m_counters.empty_placeholders;
     StandbyObject placeholder;
@@ -39,7 +39,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntry& entry) {
   if (!payload.ok()) {
     ++m_counters.undecodable_placeholders;
     note(model::Severity::error, entry,
-         "PUT_END of '" + entry.key + "': " + payload.status().message() +
+         "PUT_END of '" + std::string(entry.key) + "': " + payload.status().message() +
              "; the standby stores an empty placeholder record (size 0, no replicas)");
     StandbyObject placeholder;
     placeholder.placeholder = true;
@@ -54,7 +54,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntry& entry) {
   m_store.put(entry.tenant_id, entry.key, standby_object_from(std::move(payload).value()));
 }
 
-void OpLogApplier::apply_segment(const format::OpLogEntry& entry) {
+void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {
   format::PayloadShape shape;
   if (entry.op_type == format::op_type::segment_unmount) {
     auto op = format::decode_segment_unmount(entry.payload, &shape);
@@ -75,7 +75,8 @@ void OpLogApplier::apply_segment(const format::OpLogEntry& entry) {
     }
     if (entry.key != op->transport_endpoint && entry.key != op->segment_name) {
       note(model::Severity::warning, entry,
-           "SEGMENT_MOUNT entry key '" + entry.key + "' is neither the payload endpoint nor the segment name");
+           "SEGMENT_MOUNT entry key '" + std::string(entry.key) +
+               "' is neither the payload endpoint nor the segment name");
     }
     const std::string endpoint = op->transport_endpoint;
     m_store.registry()[endpoint] = StandbySegment{std::move(op->segment_name), endpoint, op->capacity,
@@ -88,7 +89,7 @@ void OpLogApplier::apply_segment(const format::OpLogEntry& entry) {
   }
 }
 
-ApplyOutcome OpLogApplier::apply(const format::OpLogEntry& entry, std::string& refusal) {
+ApplyOutcome OpLogApplier::apply(const format::OpLogEntryView& entry, std::string& refusal) {
   if (entry.key.size() > format::k_max_oplog_key_bytes || entry.payload.size() > format::k_max_oplog_payload_bytes) {
     refusal = "key or payload over its limit";
     return ApplyOutcome::refused;

@@ -43,16 +43,21 @@ class OpLogApplier {
       : m_store(store), m_expected(last_included_seq + 1) {}
 
   // `refusal` receives why the applier returned false.
-  [[nodiscard]] ApplyOutcome apply(const format::OpLogEntry& entry, std::string& refusal);
+  // The store copies the tenant, key and payload fields it keeps: the views need only live for the
+  // call.
+  [[nodiscard]] ApplyOutcome apply(const format::OpLogEntryView& entry, std::string& refusal);
+  [[nodiscard]] ApplyOutcome apply(const format::OpLogEntry& entry, std::string& refusal) {
+    return apply(format::view_of(entry), refusal);
+  }
 
   [[nodiscard]] std::uint64_t expected() const { return m_expected; }
   [[nodiscard]] const ApplyCounters& counters() const { return m_counters; }
   [[nodiscard]] model::Findings& findings() { return m_findings; }
 
  private:
-  void note(model::Severity severity, const format::OpLogEntry& entry, std::string message);
-  void apply_put_end(const format::OpLogEntry& entry);
-  void apply_segment(const format::OpLogEntry& entry);
+  void note(model::Severity severity, const format::OpLogEntryView& entry, std::string message);
+  void apply_put_end(const format::OpLogEntryView& entry);
+  void apply_segment(const format::OpLogEntryView& entry);
 
   StandbyStore& m_store;
   std::uint64_t m_expected;

@@ -109,15 +109,17 @@ class Replayer {
     model::Findings ignored;  // findings are reported when the batch is walked
     std::string scratch;
     MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, scratch));
-    auto batch = format::decode_batch_record(text, key, ignored);
-    if (!batch.ok()) return fatal("terminal batch", key, batch.status().message() + " (INTERNAL_ERROR)");
-    if (batch->batch_id != prefix.batch_id) {
-      return fatal("terminal batch", key,
-                   "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key (rule 13)");
+    format::BatchView& batch = m_batch;
+    if (Status s = format::decode_batch_view(text, key, ignored, batch); !s.ok()) {
+      return fatal("terminal batch", key, s.message() + " (INTERNAL_ERROR)");
     }
-    if (batch->last_seq != prefix.last_seq) {
+    if (batch.batch_id != prefix.batch_id) {
       return fatal("terminal batch", key,
-                   "ends at sequence " + std::to_string(batch->last_seq) + " but durable_prefix.last_seq is " +
+                   "record batch_id " + std::to_string(batch.batch_id) + " differs from the id in its key (rule 13)");
+    }
+    if (batch.last_seq != prefix.last_seq) {
+      return fatal("terminal batch", key,
+                   "ends at sequence " + std::to_string(batch.last_seq) + " but durable_prefix.last_seq is " +
                        std::to_string(prefix.last_seq));
     }
     return {};
@@ -125,7 +127,7 @@ class Replayer {
 
   // Applies one decoded batch; returns false in `stop` when --until-seq was reached. Its findings
   // go to `findings`.
-  Status walk_batch(const format::BatchRecord& batch, const std::string& key, bool& stop, model::Findings& findings) {
+  Status walk_batch(const format::BatchView& batch, const std::string& key, bool& stop, model::Findings& findings) {
     const auto& prefix = *m_result.prefix;
     if (m_scanned_any) {
       if (batch.batch_id != m_applied_batch_id + 1 || batch.first_seq != m_scanned_last_seq + 1) {
@@ -191,11 +193,15 @@ class Replayer {
         auto id = source::parse_d20(std::string_view(kv->key).substr(m_keys.root.size() + 8));
         if (!id) continue;  // skipped silently by the reader; flagged by the auditor
         MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, m_scratch));
-        auto batch = format::decode_batch_record(text, kv->key, m_result.findings);
-        if (!batch.ok()) return fatal("decode", kv->key, batch.status().message() + " (INTERNAL_ERROR)");
-        if (batch->batch_id != *id) {
+        // The entries are views into `text` (m_scratch or the held value) and m_batch: both are
+        // reused by the next batch only, and the applier copies what it keeps.
+        format::BatchView& batch = m_batch;
+        if (Status s = format::decode_batch_view(text, kv->key, m_result.findings, batch); !s.ok()) {
+          return fatal("decode", kv->key, s.message() + " (INTERNAL_ERROR)");
+        }
+        if (batch.batch_id != *id) {
           return fatal("rule 13", kv->key,
-                       "record batch_id " + std::to_string(batch->batch_id) + " differs from the id in its key");
+                       "record batch_id " + std::to_string(batch.batch_id) + " differs from the id in its key");
         }
         ++m_result.batches_decoded;
         ++decoded;
@@ -205,7 +211,7 @@ class Replayer {
           continue;
         }
         bool stop = false;
-        if (Status s = walk_batch(*batch, kv->key, stop, apply_findings); !s.ok()) {
+        if (Status s = walk_batch(batch, kv->key, stop, apply_findings); !s.ok()) {
           apply_error = std::move(s);
           applying = false;
         } else if (stop) {
@@ -262,7 +268,8 @@ class Replayer {
   ReplayOptions m_options;
   OpLogApplier m_applier;
   ReplayResult m_result;
-  std::string m_scratch;  // the value being decoded when it is read again from the export file
+  std::string m_scratch;      // the value being decoded when it is read again from the export file
+  format::BatchView m_batch;  // the batch being decoded and applied (its entries are views)
   bool m_scanned_any = false;
   std::uint64_t m_applied_batch_id = 0;
   std::uint64_t m_scanned_last_seq = 0;

@@ -23,7 +23,24 @@ void batch(std::string_view in) {
   model::Findings findings;
   auto b = format::decode_batch_record(in, "fuzz", findings);
   check_error(b);
-  if (!b.ok()) return;
+  // The view decoder: the same status, findings and entries.
+  format::BatchView view;
+  model::Findings view_findings;
+  const util::Status status = format::decode_batch_view(in, "fuzz", view_findings, view);
+  check(status.ok() == b.ok() && view_findings.size() == findings.size());
+  for (std::size_t i = 0; i < findings.size(); ++i) check(view_findings[i].message == findings[i].message);
+  if (!b.ok()) {
+    check(status.message() == b.status().message());
+    return;
+  }
+  check(view.batch_id == b->batch_id && view.first_seq == b->first_seq && view.last_seq == b->last_seq &&
+        view.entries.size() == b->entries.size());
+  for (std::size_t i = 0; i < b->entries.size(); ++i) {
+    const auto& v = view.entries[i];
+    const auto& r = b->entries[i];
+    check(v.sequence == r.sequence && v.op_type == r.op_type && v.tenant_id == r.tenant_id && v.key == r.key &&
+          v.payload == r.payload);
+  }
   check(b->batch_id != 0 && !b->entries.empty() && b->last_seq - b->first_seq + 1 == b->entries.size());
   const std::string again = format::encode_batch_record(b->batch_id, b->first_seq, b->entries);
   model::Findings none;

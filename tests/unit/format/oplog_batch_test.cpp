@@ -204,5 +204,78 @@ TEST(OpLogCanonical, SkipPlainAsciiStopsAtTheFirstSpecialByte) {
   }
 }
 
+// decode_batch_view against decode_batch_record: the same status, findings and entries on the
+// writer's own text (the scanner's path, payloads in one buffer), on the same batch as
+// non-canonical text (the jsoncpp path), and on every truncation and every one-byte change of
+// both. A BatchView reused across all of them must not carry anything from one to the next.
+TEST(OpLogBatch, ViewDecodeMatchesTheRecordDecode) {
+  std::vector<OpLogEntry> entries = worked_entries(false);
+  entries.push_back({0, op_type::put_end, "", "kv/empty-tenant", ""});
+  entries.push_back({0, op_type::put_end, "t1", "kv/one", "x"});
+  entries.push_back({0, op_type::put_end, "t2", "kv/two", "xy"});
+  const std::string canonical = encode_batch_record(9, 100, entries);
+  std::string spaced = canonical;
+  spaced.insert(1, " ");
+  std::vector<std::string> inputs = {canonical, spaced, k_worked_record};
+  for (const std::string& base : {canonical, spaced}) {
+    for (std::size_t n = 0; n < base.size(); ++n) inputs.push_back(base.substr(0, n));
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      for (char c : {'0', '9', '"', ',', '[', ']', 'A', '=', ' ', '\\', '\x80'}) {
+        if (base[i] == c) continue;
+        std::string m = base;
+        m[i] = c;
+        inputs.push_back(std::move(m));
+      }
+    }
+  }
+  BatchView view;
+  std::size_t accepted = 0;
+  for (const std::string& text : inputs) {
+    model::Findings record_findings;
+    model::Findings view_findings;
+    auto record = decode_batch_record(text, "K", record_findings);
+    const util::Status status = decode_batch_view(text, "K", view_findings, view);
+    ASSERT_EQ(status.ok(), record.ok()) << text;
+    ASSERT_EQ(view_findings.size(), record_findings.size()) << text;
+    for (std::size_t i = 0; i < view_findings.size(); ++i) {
+      EXPECT_EQ(view_findings[i].message, record_findings[i].message) << text;
+      EXPECT_EQ(view_findings[i].location, record_findings[i].location) << text;
+    }
+    if (!record.ok()) {
+      EXPECT_EQ(status.message(), record.status().message()) << text;
+      continue;
+    }
+    ++accepted;
+    EXPECT_EQ(view.batch_id, record->batch_id);
+    EXPECT_EQ(view.first_seq, record->first_seq);
+    EXPECT_EQ(view.last_seq, record->last_seq);
+    EXPECT_EQ(view.checksum, record->checksum);
+    ASSERT_EQ(view.entries.size(), record->entries.size()) << text;
+    for (std::size_t i = 0; i < view.entries.size(); ++i) {
+      const OpLogEntryView& v = view.entries[i];
+      const OpLogEntry& r = record->entries[i];
+      EXPECT_EQ(v.sequence, r.sequence);
+      EXPECT_EQ(v.op_type, r.op_type);
+      EXPECT_EQ(v.tenant_id, r.tenant_id);
+      EXPECT_EQ(v.key, r.key);
+      EXPECT_EQ(v.payload, r.payload);
+    }
+  }
+  EXPECT_GE(accepted, 3u);
+  // The canonical text and its spaced form decode to the same entries by the two paths.
+  model::Findings findings;
+  auto a = decode_batch_record(canonical, "K", findings);
+  auto b = decode_batch_record(spaced, "K", findings);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->entries.size(), entries.size());
+  ASSERT_EQ(b->entries.size(), entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_EQ(a->entries[i].payload, entries[i].payload);
+    EXPECT_EQ(b->entries[i].payload, entries[i].payload);
+    EXPECT_EQ(a->entries[i].tenant_id, entries[i].tenant_id.empty() ? "default" : entries[i].tenant_id);
+    EXPECT_EQ(b->entries[i].tenant_id, a->entries[i].tenant_id);
+  }
+}
+
 }  // namespace
 }  // namespace moonquota::format
