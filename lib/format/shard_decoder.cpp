@@ -358,6 +358,7 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
     std::size_t end = 0;
     if (try_canonical && canonical.decode(raw, entry.offset, scratch, end)) {
       reader.rewind_to(end);
+      entry.end_offset = end;
       share_tenant(scratch.tenant_id, last_tenant);
       result.outcome = DecodeOutcome::decoded;
       result.reason.clear();
@@ -409,6 +410,7 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
                                            ") although a later value would make the master reject the snapshot; "
                                            "the order of these checks is not verified against a Mooncake build"));
     }
+    entry.end_offset = reader.position();
     visitor.on_entry(entry);
   }
   // Remaining pairs of the shard map are parsed by msgpack-c too: they must be well-formed.

@@ -37,7 +37,8 @@ namespace moonquota::format {
 struct ShardEntry {
   std::uint32_t shard_index = 0;
   std::uint64_t entry_index = 0;
-  std::size_t offset = 0;  // of the entry, inside the decompressed shard
+  std::size_t offset = 0;      // of the entry, inside the decompressed shard
+  std::size_t end_offset = 0;  // just after the entry: its bytes are [offset, end_offset)
   const ObjectDecodeResult* result = nullptr;
   const ObjectView* object = nullptr;  // tenant_id and key are always set; the rest only when decoded
 };

@@ -208,6 +208,7 @@ void entry(Emitter& e, Bytes& in, unsigned index) {
 struct Seen {
   std::uint64_t entry_index = 0;
   std::size_t offset = 0;
+  std::size_t end_offset = 0;
   format::DecodeOutcome outcome{};
   std::string reason;
   bool ambiguous = false;
@@ -222,6 +223,7 @@ class Recorder final : public format::ShardVisitor {
     Seen s;
     s.entry_index = entry.entry_index;
     s.offset = entry.offset;
+    s.end_offset = entry.end_offset;
     s.outcome = entry.result->outcome;
     s.reason = entry.result->reason;
     s.ambiguous = entry.result->ambiguous;
@@ -309,9 +311,9 @@ void compare(std::string_view raw) {
   const auto& y = general.recorder.seen;
   if (x.size() != y.size()) fail("entry counts differ", raw);
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (x[i].entry_index != y[i].entry_index || x[i].offset != y[i].offset || x[i].outcome != y[i].outcome ||
-        x[i].reason != y[i].reason || x[i].ambiguous != y[i].ambiguous || x[i].nof != y[i].nof ||
-        x[i].tenant != y[i].tenant) {
+    if (x[i].entry_index != y[i].entry_index || x[i].offset != y[i].offset || x[i].end_offset != y[i].end_offset ||
+        x[i].outcome != y[i].outcome || x[i].reason != y[i].reason || x[i].ambiguous != y[i].ambiguous ||
+        x[i].nof != y[i].nof || x[i].tenant != y[i].tenant) {
       fail("entries differ", raw);
     }
     if (!same_record(x[i].record, y[i].record)) fail("decoded objects differ", raw);

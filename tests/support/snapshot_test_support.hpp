@@ -285,6 +285,7 @@ inline void write_snapshot(const fs::path& cluster_dir, const std::string& id, c
 struct SeenEntry {
   std::uint64_t entry_index = 0;
   std::size_t offset = 0;
+  std::size_t end_offset = 0;
   format::DecodeOutcome outcome = format::DecodeOutcome::decoded;
   std::string reason;
   bool ambiguous = false;
@@ -297,6 +298,7 @@ class RecordingVisitor final : public format::ShardVisitor {
     SeenEntry e;
     e.entry_index = entry.entry_index;
     e.offset = entry.offset;
+    e.end_offset = entry.end_offset;
     e.outcome = entry.result->outcome;
     e.reason = entry.result->reason;
     e.ambiguous = entry.result->ambiguous;

@@ -130,6 +130,29 @@ TEST(ShardDecoder, EntriesInFileOrderWithSkipsDelivered) {
   EXPECT_LT(r.visitor.entries[1].offset, r.visitor.entries[2].offset);
 }
 
+TEST(ShardDecoder, EntryRangesTileTheArrayOnBothPaths) {
+  // [offset, end_offset) of each entry, decoded or skipped, fast path or general: consecutive
+  // ranges with no gap, the last one ending where the shard map ends (before trailing bytes).
+  auto bad = object("tenant-a", "b");
+  bad.client_id = "nope";
+  const std::string raw = test::shard_raw_in_order({object("tenant-a", "a"), bad, object("", "c")});
+  const std::string with_trailing = raw + "\x01\x02";
+  for (const DecodePath path : {DecodePath::canonical_first, DecodePath::general_only}) {
+    ShardRun r;
+    ObjectView scratch;
+    const SegmentTable table = table_3_4();
+    r.status = decode_shard(with_trailing, 5, table, scratch, r.visitor, r.findings, path);
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    ASSERT_EQ(r.visitor.entries.size(), 3u);
+    EXPECT_EQ(r.visitor.entries[0].offset, 11u);
+    for (std::size_t i = 0; i + 1 < r.visitor.entries.size(); ++i) {
+      EXPECT_GT(r.visitor.entries[i].end_offset, r.visitor.entries[i].offset);
+      EXPECT_EQ(r.visitor.entries[i].end_offset, r.visitor.entries[i + 1].offset);
+    }
+    EXPECT_EQ(r.visitor.entries[2].end_offset, raw.size());
+  }
+}
+
 TEST(ShardDecoder, LegacyTwoElementEntriesMeanDefaultTenant) {
   const std::string object_bytes = msgpack([](MsgpackWriter& w) {
     w.pack_array_header(7);
