@@ -13,7 +13,8 @@
 
 namespace moonquota::util {
 
-// Reads `in` from its current offset to its end. Errors: those of the source (io_error,
+// Reads `in` from its current offset to its end (a ZstdStreamReader read in one piece into a
+// buffer of the declared size). Errors: those of the source (io_error,
 // unavailable); corruption for an empty source, a frame without content size, a second frame or
 // trailing bytes, a truncated or invalid frame, or content that does not match the declared
 // size; limit_exceeded when the declared size is above `max_bytes`.
@@ -38,6 +39,8 @@ class ZstdStreamReader {
   [[nodiscard]] std::uint64_t produced() const { return m_produced; }
   // Appends the next min(n, content_bytes() - produced()) bytes to `out`.
   [[nodiscard]] Status read(std::size_t n, std::string& out);
+  // Writes the next min(n, content_bytes() - produced()) bytes to `dst`.
+  [[nodiscard]] Status read(char* dst, std::size_t n);
   // Decompresses (and discards) whatever is left and checks the end of the frame.
   [[nodiscard]] Status finish();
 

@@ -1,5 +1,7 @@
 // ZstdStreamReader (the piece-by-piece read of one zstd payload that the streamed `segments`
-// decode pulls from) against zstd_decompress_stream, the whole-payload read: the same bytes, and
+// decode pulls from) against zstd_decompress_stream, the whole-payload read (the same reader in
+// one piece), and both against the in-memory ZSTD_decompress of zstd_codec (an independent path:
+// the same verdict, code and bytes; its messages are its own): the same bytes, and
 // the same first error (code, and message but for zstd's own error name) on hostile frames: cut at every byte, a
 // flipped bit at every byte, bytes after the frame, a second frame, declared sizes that disagree with the content, no
 // content size, a size above the cap, a source whose read fails.
@@ -63,6 +65,12 @@ Outcome pieces(const std::string& frame, std::size_t max_bytes, std::size_t fail
 void expect_same(const std::string& frame, const std::string& what, std::size_t max_bytes = 1 << 26,
                  std::size_t fail_at = std::string::npos) {
   const Outcome expected = whole(frame, max_bytes, fail_at);
+  if (fail_at == std::string::npos) {
+    ByteBuffer in_memory;
+    const Status s = zstd_decompress(frame, max_bytes, in_memory);
+    ASSERT_EQ(s.code(), expected.code) << what << ": in memory '" << s.message() << "', streamed " << expected;
+    ASSERT_EQ(std::string(in_memory.view()), expected.out) << what;
+  }
   for (std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, std::size_t{1} << 30}) {
     ASSERT_EQ(pieces(frame, max_bytes, fail_at, piece), expected) << what << ", pieces of " << piece;
   }
