@@ -42,6 +42,7 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     "${launcher[@]}" >/dev/null
 fi
 ninja -C "$build_dir" "${targets[@]/#/fuzz_}"
+build_dir="$(cd "$build_dir" && pwd)"  # the targets run from their work directories
 
 work_root="${FUZZ_WORK:-/tmp/moonquota-fuzz}"
 max_len="${FUZZ_MAX_LEN:-1048576}"
@@ -50,6 +51,6 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   corpus="tests/fuzz/corpus/$t"
   echo "== fuzz_$t for ${seconds}s (work corpus $work)"
-  (cd "$work" && nice -n 19 "$OLDPWD/$build_dir/tests/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" \
+  (cd "$work" && nice -n 19 "$build_dir/tests/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" \
     -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 "$work" "$OLDPWD/$corpus")
 done
