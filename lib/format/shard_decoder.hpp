@@ -61,8 +61,8 @@ enum class DecodePath { canonical_first, general_only };
 
 // The canonical fast path on its own (for tests): decodes the entry starting at byte `pos` of a
 // decompressed shard into `out` and sets `end` after it when the entry has the canonical layout
-// and decodes without any finding; false otherwise (`out` may then be partly written, as the
-// general decoder would write it).
+// and decodes without any finding; false otherwise (`out` may then be partly written: the entry
+// is decoded again by the general decoder, whose skips leave other stale values than this would).
 [[nodiscard]] bool decode_canonical_entry(std::string_view raw, std::size_t pos, const SegmentTable& segments,
                                           ObjectView& out, std::size_t& end);
 

@@ -229,7 +229,14 @@ class Recorder final : public format::ShardVisitor {
     s.ambiguous = entry.result->ambiguous;
     s.nof = entry.result->nof_replica;
     s.tenant = entry.object->tenant_id;
-    s.record = format::to_record(*entry.object);
+    // A skipped entry's view holds its tenant and key; the rest is unspecified (ShardEntry), no
+    // visitor reads it, and the two paths leave different stale values there.
+    if (s.outcome == format::DecodeOutcome::decoded) {
+      s.record = format::to_record(*entry.object);
+    } else {
+      s.record.tenant_id = entry.object->tenant_id;
+      s.record.key = entry.object->key;
+    }
     seen.push_back(std::move(s));
   }
   std::vector<Seen> seen;

@@ -9,10 +9,11 @@
 //      v1..v5 and beyond; then byte edits (set, insert, delete, truncate) at positions the rest
 //      picks
 // Property: both paths return the same status (code and message), the same findings (every
-// field) and deliver the same entries (index, offset, outcome, reason, flags, and the complete
-// ObjectView as to_record copies it, stale fields included); also when the same scratch view
-// decodes the shard a second time. A difference calls std::abort(). Linked by the libFuzzer
-// target fuzz_canonical_entry, the corpus replay test and canonical-entry-stress.
+// field) and deliver the same entries (index, offsets, outcome, reason, flags; for a decoded entry
+// the complete ObjectView as to_record copies it, for a skipped one its tenant and key, all that
+// ShardEntry promises and visitors read: the two paths leave different stale values in the rest);
+// also when the same scratch view decodes the shard a second time. A difference calls std::abort(). Linked by the
+// libFuzzer target fuzz_canonical_entry, the corpus replay test and canonical-entry-stress.
 #pragma once
 
 #include <cstddef>
