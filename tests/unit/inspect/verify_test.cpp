@@ -6,9 +6,12 @@
 
 #include <random>
 
+#include "forge/large_store.hpp"
+#include "format/segments_encoder.hpp"
 #include "inspect/allocator_check.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "support/snapshot_test_support.hpp"
+#include "util/atomic_file.hpp"
 
 namespace moonquota::inspect {
 namespace {
@@ -262,6 +265,58 @@ TEST(AllocatorIndex, PackedOffsetsMatchTheNodeTables) {
                                     std::to_string(stored) + " on segment") != std::string::npos;
   }
   EXPECT_TRUE(named);
+}
+
+// A forged store whose node tables all moved by one unit: every MEMORY replica is a handle-offset
+// finding naming its node's (damaged) dataOffset. With --max-findings above the default 1000,
+// every one is listed, and the listing does not depend on the threads (each worker used to keep
+// only 1000 per rule, so which were listed depended on which worker decoded which shard).
+TEST(Verify, ManyHandleFindingsAreListedWhateverTheThreads) {
+  test::TempDir dir;
+  forge::LargeStoreOptions forge_options;
+  forge_options.objects = 3000;
+  const std::string store = (dir.path() / "store").string();
+  ASSERT_TRUE(forge::write_large_store(forge_options, store).ok());
+  const auto sel = select_store(store);
+  restore::ScanOptions scan;
+  scan.keep_allocator_blobs = true;
+  scan.decode_shards = false;
+  auto snap = restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, scan, {});
+  ASSERT_TRUE(snap.ok()) << snap.status().message();
+  std::size_t moved = 0;
+  for (auto& ms : snap->segments.mounted) {
+    if (!ms.allocator) continue;
+    auto& nodes = ms.allocator->offset.core.nodes;
+    for (std::size_t n = 0; n < nodes.size() / 25; ++n) {
+      if (nodes[n * 25] == 0) continue;
+      nodes[n * 25 + 1] = static_cast<char>(nodes[n * 25 + 1] + 1);
+      ++moved;
+    }
+  }
+  auto bytes = format::encode_segments(snap->segments);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  ASSERT_TRUE(util::write_file_atomically(sel.snapshot_dir + "/segments", *bytes).ok());
+
+  std::vector<std::vector<VerifyFinding>> listed;
+  for (unsigned threads : {1u, 2u}) {
+    VerifyOptions options;
+    options.threads = threads;
+    options.findings_per_rule = 100000;
+    auto r = verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    const std::uint64_t count = r->findings.counts().at("handle-offset").count;
+    EXPECT_GE(count, moved);
+    EXPECT_GT(count, 1000u);
+    std::uint64_t shown = 0;
+    for (const auto& f : r->listed) shown += f.rule == "handle-offset" ? 1 : 0;
+    EXPECT_EQ(shown, count) << threads << " threads";
+    listed.push_back(r->listed);
+  }
+  ASSERT_EQ(listed[0].size(), listed[1].size());
+  for (std::size_t i = 0; i < listed[0].size(); ++i) {
+    EXPECT_EQ(listed[0][i].message, listed[1][i].message) << i;
+    EXPECT_EQ(listed[0][i].replica_id, listed[1][i].replica_id) << i;
+  }
 }
 
 // Regression (found by the damage sweep under UBSan): a corrupt multiplier_bits of 64 or more
