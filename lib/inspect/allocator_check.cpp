@@ -1,5 +1,7 @@
 #include "inspect/allocator_check.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace moonquota::inspect {
@@ -51,14 +53,54 @@ VerifyFinding segment_finding(const std::string& id, const char* rule, std::stri
 
 }  // namespace
 
+std::uint8_t NodeOffsets::encode(std::uint32_t delta) {
+  if (delta < 8) return static_cast<std::uint8_t>(delta);
+  const int top = std::bit_width(delta) - 1;  // 3..31
+  const int shift = top - 3;
+  if ((delta & ((std::uint32_t{1} << shift) - 1)) != 0) return k_exception;
+  const auto exponent = static_cast<std::uint32_t>(top - 2);  // 1..29
+  return static_cast<std::uint8_t>((exponent << 3) | ((delta >> shift) & 7));
+}
+
+std::uint32_t NodeOffsets::decode(std::uint8_t code) {
+  const std::uint32_t exponent = code >> 3;
+  const std::uint32_t mantissa = code & 7u;
+  if (exponent == 0) return mantissa;
+  return (8u | mantissa) << (exponent - 1);  // codes above 239 are never written
+}
+
+std::uint32_t NodeOffsets::at(std::size_t n) const {
+  if (!m_plain.empty()) return m_plain[n];
+  const std::size_t first = n - n % k_block;
+  std::uint32_t value = m_block_base[n / k_block];
+  for (std::size_t i = first + 1; i <= n; ++i) {
+    const std::uint8_t code = m_codes[i];
+    if (code != k_exception) {
+      value += decode(code);
+      continue;
+    }
+    const auto it = std::lower_bound(m_exceptions.begin(), m_exceptions.end(), static_cast<std::uint32_t>(i),
+                                     [](const auto& e, std::uint32_t node) { return e.first < node; });
+    value = it->second;
+  }
+  return value;
+}
+
+std::size_t NodeOffsets::memory_bytes() const {
+  return 4 * m_plain.capacity() + 4 * m_block_base.capacity() + m_codes.capacity() +
+         sizeof(m_exceptions[0]) * m_exceptions.capacity();
+}
+
 CompactNodeTable compact_node_table(const model::AllocatorCore& core) {
   CompactNodeTable t;
   const std::size_t nodes = core.nodes.size() / k_node_record_bytes;
-  t.data_offset.resize(nodes);
+  const char* records = core.nodes.data();
+  t.data_offset = NodeOffsets::build(
+      nodes, [records](std::size_t n) { return read_le32(records + n * k_node_record_bytes + 1); },
+      [records](std::size_t n) { return records[n * k_node_record_bytes] != 0; });
   t.state = std::make_unique<std::atomic<std::uint8_t>[]>((nodes + 1) / 2);
   for (std::size_t n = 0; n < nodes; ++n) {
-    const char* rec = core.nodes.data() + n * k_node_record_bytes;
-    t.data_offset[n] = read_le32(rec + 1);
+    const char* rec = records + n * k_node_record_bytes;
     if (rec[0] != 0) {
       t.state[n / 2].fetch_or(static_cast<std::uint8_t>(k_used_bit << nibble_shift(n)), std::memory_order_relaxed);
       ++t.used_nodes;
@@ -178,10 +220,9 @@ void AllocatorIndex::check_replica(const format::ReplicaView& r, std::optional<s
   add_reference(seg->nodes, h.node_index);
   if (!node_used(seg->nodes, h.node_index)) {
     report("handle-node-unused", "handle node " + std::to_string(h.node_index) + on + " is not in use");
-  } else if (data_offset[h.node_index] != h.offset) {
+  } else if (const std::uint32_t stored = data_offset.at(h.node_index); stored != h.offset) {
     report("handle-offset", "handle offset " + std::to_string(h.offset) + " differs from node " +
-                                std::to_string(h.node_index) + "'s dataOffset " +
-                                std::to_string(data_offset[h.node_index]) + on);
+                                std::to_string(h.node_index) + "'s dataOffset " + std::to_string(stored) + on);
   }
 }
 

@@ -5,9 +5,9 @@
 // (objects and discarded replicas), free_storage = size - the used nodes' sizes, and every used
 // node is referenced by exactly one replica.
 //
-// Memory: per node 4 bytes (dataOffset) and 4 bits (used, and the reference count as 0, 1 or
-// more); verify compacts each node table as soon as it is decompressed, so the 29-byte-per-node
-// blobs are never held together.
+// Memory: per node about 1.25 bytes (dataOffset, packed by the allocation order: NodeOffsets)
+// and 4 bits (used, and the reference count as 0, 1 or more); verify compacts each node table as
+// soon as it is decompressed, so the 29-byte-per-node blobs are never held together.
 #pragma once
 
 #include <atomic>
@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "format/object_decoder.hpp"
@@ -26,12 +27,83 @@
 
 namespace moonquota::inspect {
 
-// What the checks need of one node table: 4 bytes and 4 bits per node instead of the 29 bytes
-// per node of the decompressed node table and free list. `state` holds two nodes per byte (node
+// The dataOffset of every used node of one node table, exactly, in about 1.25 bytes per node
+// when the nodes were allocated in order (the offset allocator takes a fresh node for the rest of
+// a split free node, so node n + 1 usually starts where node n ends, and a used node's size is a
+// bin size: 3 mantissa bits). Per block of k_block nodes: the first node's offset (4 bytes), then
+// per node one code byte: the difference to the previous node's offset as a small float
+// (3 mantissa bits, exact values only), or k_exception: the offset is in a sorted side list.
+// An unused node's offset is never asked for (only used nodes are compared with a handle): it is
+// stored as "no difference" and reads back as an unspecified value. A table where the packed form
+// would not be smaller (nodes reused in another order) keeps 4 bytes per node.
+class NodeOffsets {
+ public:
+  static constexpr std::size_t k_block = 16;
+  NodeOffsets() = default;
+  // `offset(n)` and `used(n)` for n < nodes.
+  template <typename OffsetOf, typename UsedOf>
+  static NodeOffsets build(std::size_t nodes, OffsetOf offset, UsedOf used);
+
+  [[nodiscard]] std::size_t size() const { return m_nodes; }
+  // The stored dataOffset of node `n` < size(), exact when the node is used.
+  [[nodiscard]] std::uint32_t at(std::size_t n) const;
+  [[nodiscard]] bool packed() const { return m_plain.empty() && m_nodes > 0; }
+  [[nodiscard]] std::size_t memory_bytes() const;
+
+ private:
+  static constexpr std::uint8_t k_exception = 255;
+  // The code of `delta` when it is a small float exactly, else k_exception.
+  static std::uint8_t encode(std::uint32_t delta);
+  static std::uint32_t decode(std::uint8_t code);
+
+  std::size_t m_nodes = 0;
+  std::vector<std::uint32_t> m_plain;
+  std::vector<std::uint32_t> m_block_base;
+  std::vector<std::uint8_t> m_codes;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> m_exceptions;  // (node, offset), by node
+};
+
+template <typename OffsetOf, typename UsedOf>
+NodeOffsets NodeOffsets::build(std::size_t nodes, OffsetOf offset, UsedOf used) {
+  NodeOffsets t;
+  t.m_nodes = nodes;
+  t.m_block_base.reserve((nodes + k_block - 1) / k_block);
+  t.m_codes.resize(nodes, 0);
+  std::uint32_t current = 0;
+  const std::size_t plain_bytes = 4 * nodes;
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const bool is_used = used(n);
+    if (n % k_block == 0) {
+      if (is_used) current = offset(n);
+      t.m_block_base.push_back(current);
+      continue;
+    }
+    if (!is_used) continue;
+    const std::uint32_t value = offset(n);
+    const std::uint8_t code = encode(value - current);
+    t.m_codes[n] = code;
+    if (code == k_exception) {
+      t.m_exceptions.emplace_back(static_cast<std::uint32_t>(n), value);
+      if (t.memory_bytes() >= plain_bytes) break;
+    }
+    current = value;
+  }
+  if (nodes > 0 && t.memory_bytes() >= plain_bytes) {
+    NodeOffsets plain;
+    plain.m_nodes = nodes;
+    plain.m_plain.resize(nodes);
+    for (std::size_t n = 0; n < nodes; ++n) plain.m_plain[n] = offset(n);
+    return plain;
+  }
+  return t;
+}
+
+// What the checks need of one node table: about 1.25 bytes and 4 bits per node instead of the
+// 29 bytes per node of the decompressed node table and free list. `state` holds two nodes per byte (node
 // n in the low nibble when n is even): bit 0 = used, bits 1-2 = references counted so far (0, 1,
 // 2 = more than one), updated atomically by check_replica.
 struct CompactNodeTable {
-  std::vector<std::uint32_t> data_offset;
+  NodeOffsets data_offset;
   std::unique_ptr<std::atomic<std::uint8_t>[]> state;
   std::uint64_t used_nodes = 0;
   std::uint64_t used_units = 0;

@@ -249,7 +249,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   std::vector<std::unique_ptr<VerifyAnalyzer>> analyzers;
   std::vector<restore::ShardAnalyzer*> pointers;
   for (unsigned i = 0; i < threads; ++i) {
-    analyzers.push_back(std::make_unique<VerifyAnalyzer>(allocators, sets));
+    analyzers.push_back(std::make_unique<VerifyAnalyzer>(allocators, sets, options.findings_per_rule));
     pointers.push_back(analyzers.back().get());
   }
   restore::ScanOptions scan_options = options.scan;

@@ -48,7 +48,10 @@ struct ShardIdSets {
 
 class VerifyAnalyzer final : public restore::ShardAnalyzer {
  public:
-  VerifyAnalyzer(AllocatorIndex& allocators, ShardIdSets& sets) : m_allocators(allocators), m_sets(sets) {}
+  // `findings_per_rule`: what the merged collector keeps (VerifyOptions::findings_per_rule); each
+  // worker keeps as many, so the merge keeps the same smallest findings whichever worker saw them.
+  VerifyAnalyzer(AllocatorIndex& allocators, ShardIdSets& sets, std::size_t findings_per_rule)
+      : m_allocators(allocators), m_sets(sets), m_findings(findings_per_rule) {}
   void begin_shard(const restore::ShardContext& shard) override;
   void on_entry(const format::ShardEntry& entry) override;
   bool end_shard(const restore::ShardContext& shard) override;

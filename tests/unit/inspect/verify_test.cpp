@@ -4,9 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
+#include "forge/large_store.hpp"
+#include "format/segments_encoder.hpp"
 #include "inspect/allocator_check.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "support/snapshot_test_support.hpp"
+#include "util/atomic_file.hpp"
 
 namespace moonquota::inspect {
 namespace {
@@ -76,6 +81,92 @@ TEST(Verify, CorruptShardIsAnErrorNamingTheShard) {
   EXPECT_NE(r.status().message().find("metadata: shard 963"), std::string::npos) << r.status().message();
 }
 
+// NodeOffsets must give back every used node's dataOffset exactly, whatever the table holds.
+void expect_round_trip(const std::vector<std::uint32_t>& offsets, const std::vector<bool>& used,
+                       const std::string& what) {
+  const auto t = NodeOffsets::build(
+      offsets.size(), [&](std::size_t n) { return offsets[n]; }, [&](std::size_t n) { return bool(used[n]); });
+  ASSERT_EQ(t.size(), offsets.size()) << what;
+  for (std::size_t n = 0; n < offsets.size(); ++n) {
+    if (used[n]) { ASSERT_EQ(t.at(n), offsets[n]) << what << " node " << n; }
+  }
+}
+
+std::uint32_t bin_size(std::uint32_t code) {  // the allocator's small float, 3 mantissa bits
+  return code < 8 ? code : (8u | (code & 7u)) << ((code >> 3) - 1);
+}
+
+// The allocation order of a segment that is only filled: node n + 1 starts where node n ends,
+// a used node's size is a bin size; the split remainder and the never-used capacity are unused.
+TEST(NodeOffsets, AllocationOrderPacksToAboutOneBytePerNode) {
+  std::mt19937 rng(15);
+  std::vector<std::uint32_t> offsets;
+  std::vector<bool> used;
+  std::uint32_t next = 0;
+  for (int i = 0; i < 100000; ++i) {
+    offsets.push_back(next);
+    used.push_back(true);
+    next += bin_size(8 + rng() % 120);
+  }
+  offsets.push_back(next);  // the free remainder
+  used.push_back(false);
+  offsets.resize(131072, 0);  // capacity never used
+  used.resize(131072, false);
+  const auto t = NodeOffsets::build(
+      offsets.size(), [&](std::size_t n) { return offsets[n]; }, [&](std::size_t n) { return bool(used[n]); });
+  EXPECT_TRUE(t.packed());
+  EXPECT_LT(t.memory_bytes(), offsets.size() * 3 / 2);
+  expect_round_trip(offsets, used, "allocation order");
+}
+
+TEST(NodeOffsets, EveryKindOfDifferenceRoundTrips) {
+  // Every difference below 2^16, then random ones (most are exceptions), wrapping around 2^32.
+  std::vector<std::uint32_t> offsets{0};
+  std::vector<bool> used{true};
+  for (std::uint32_t d = 0; d < 65536; ++d) {
+    offsets.push_back(offsets.back() + d);
+    used.push_back(true);
+  }
+  expect_round_trip(offsets, used, "small differences");
+  std::mt19937 rng(7);
+  for (std::uint32_t code = 0; code < 240; ++code) {
+    offsets.push_back(offsets.back() + bin_size(code));
+    used.push_back(true);
+    offsets.push_back(offsets.back() - bin_size(code));
+    used.push_back(rng() % 4 != 0);
+    offsets.push_back(rng());
+    used.push_back(rng() % 2 != 0);
+  }
+  expect_round_trip(offsets, used, "bin sizes, wrapping, random");
+}
+
+TEST(NodeOffsets, ReusedNodesFallBackToFourBytes) {
+  std::mt19937 rng(3);
+  for (std::size_t nodes : {0u, 1u, 2u, 15u, 16u, 17u, 33u, 1000u}) {
+    std::vector<std::uint32_t> offsets(nodes);
+    std::vector<bool> used(nodes);
+    for (std::size_t n = 0; n < nodes; ++n) {
+      offsets[n] = rng();
+      used[n] = rng() % 3 != 0;
+    }
+    const auto t = NodeOffsets::build(
+        nodes, [&](std::size_t n) { return offsets[n]; }, [&](std::size_t n) { return bool(used[n]); });
+    EXPECT_LE(t.memory_bytes(), 4 * nodes + 64) << nodes;
+    if (nodes >= 16) { EXPECT_FALSE(t.packed()) << nodes; }
+    expect_round_trip(offsets, used, "random " + std::to_string(nodes));
+  }
+  // Blocks that start with unused nodes, and every pattern of used nodes in a block.
+  for (std::uint32_t pattern = 0; pattern < 65536; pattern += 257) {
+    std::vector<std::uint32_t> offsets(48);
+    std::vector<bool> used(48);
+    for (std::size_t n = 0; n < 48; ++n) {
+      offsets[n] = static_cast<std::uint32_t>(n * 96 + (n % 5 == 0 ? 1 : 0));
+      used[n] = ((pattern >> (n % 16)) & 1) != 0;
+    }
+    expect_round_trip(offsets, used, "pattern " + std::to_string(pattern));
+  }
+}
+
 // Handles pointing at the wrong node: the sample's first segment, first used node.
 // The sample store's segments with their allocator node tables, metadata not decoded.
 util::Result<restore::ScannedSnapshot> scan_sample_segments() {
@@ -112,6 +203,120 @@ TEST(AllocatorIndex, HandleChecks) {
   index.check_replica(r, 100, proto, out);
   EXPECT_EQ(out.counts().count("buffer-address"), 1u);
   EXPECT_EQ(out.counts().count("handle-base"), 1u);
+}
+
+// Every used node of the sample's node tables reads back its dataOffset, and a handle whose
+// offset differs from it names that dataOffset (the value the node table holds).
+TEST(AllocatorIndex, PackedOffsetsMatchTheNodeTables) {
+  auto snap = scan_sample_segments();
+  ASSERT_TRUE(snap.ok()) << snap.status().message();
+  std::size_t checked = 0;
+  auto check_table = [&](const model::AllocatorCore& core, const std::string& what) {
+    const auto& nodes = core.nodes;
+    const auto table = compact_node_table(core);
+    ASSERT_EQ(table.data_offset.size(), nodes.size() / 25);
+    for (std::size_t n = 0; n < table.data_offset.size(); ++n) {
+      if (nodes[n * 25] == 0) continue;
+      std::uint32_t raw = 0;
+      for (int i = 4; i >= 1; --i) raw = (raw << 8) | static_cast<unsigned char>(nodes[n * 25 + i]);
+      ASSERT_EQ(table.data_offset.at(n), raw) << what << " node " << n;
+      ++checked;
+    }
+  };
+  std::mt19937 rng(21);
+  for (const auto& ms : snap->segments.mounted) {
+    if (!ms.allocator) continue;
+    check_table(ms.allocator->offset.core, ms.map_key);
+    // Damaged copies: used flags set and cleared, dataOffset bytes overwritten, at every density.
+    for (unsigned density : {1u, 4u, 16u, 64u}) {
+      model::AllocatorCore core = ms.allocator->offset.core;
+      for (std::size_t n = 0; n < core.nodes.size() / 25; ++n) {
+        if (rng() % density != 0) continue;
+        const auto what = rng() % 3;
+        if (what == 0) core.nodes[n * 25] = static_cast<char>(rng() % 3);
+        if (what == 1) core.nodes[n * 25 + 1 + rng() % 4] = static_cast<char>(rng());
+        if (what == 2) core.nodes[n * 25 + 4] = static_cast<char>(0xff);
+      }
+      check_table(core, ms.map_key + " damaged 1/" + std::to_string(density));
+    }
+  }
+  EXPECT_GT(checked, 0u);
+
+  const auto seg = snap->segments.mounted.front();
+  const auto& nodes = seg.allocator->offset.core.nodes;
+  std::size_t used = 0;
+  while (nodes[used * 25] == 0) ++used;
+  std::uint32_t stored = 0;
+  for (int i = 4; i >= 1; --i) stored = (stored << 8) | static_cast<unsigned char>(nodes[used * 25 + i]);
+  AllocatorIndex index(snap->segments);
+  format::ReplicaView r;
+  r.type = model::replica_type::memory;
+  r.id = 9;
+  r.segment_id = seg.map_key;
+  r.mem_size = 100;
+  r.mem_address = seg.base;
+  r.has_offset_handle = true;
+  r.handle = {seg.base, 100, stored + 1, static_cast<std::uint32_t>(used)};
+  FindingCollector out;
+  index.check_replica(r, 100, VerifyFinding{}, out);
+  bool named = false;
+  for (const auto& f : out.sorted()) {
+    named = named || f.message.find("differs from node " + std::to_string(used) + "'s dataOffset " +
+                                    std::to_string(stored) + " on segment") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+}
+
+// A forged store whose node tables all moved by one unit: every MEMORY replica is a handle-offset
+// finding naming its node's (damaged) dataOffset. With --max-findings above the default 1000,
+// every one is listed, and the listing does not depend on the threads (each worker used to keep
+// only 1000 per rule, so which were listed depended on which worker decoded which shard).
+TEST(Verify, ManyHandleFindingsAreListedWhateverTheThreads) {
+  test::TempDir dir;
+  forge::LargeStoreOptions forge_options;
+  forge_options.objects = 3000;
+  const std::string store = (dir.path() / "store").string();
+  ASSERT_TRUE(forge::write_large_store(forge_options, store).ok());
+  const auto sel = select_store(store);
+  restore::ScanOptions scan;
+  scan.keep_allocator_blobs = true;
+  scan.decode_shards = false;
+  auto snap = restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, scan, {});
+  ASSERT_TRUE(snap.ok()) << snap.status().message();
+  std::size_t moved = 0;
+  for (auto& ms : snap->segments.mounted) {
+    if (!ms.allocator) continue;
+    auto& nodes = ms.allocator->offset.core.nodes;
+    for (std::size_t n = 0; n < nodes.size() / 25; ++n) {
+      if (nodes[n * 25] == 0) continue;
+      nodes[n * 25 + 1] = static_cast<char>(nodes[n * 25 + 1] + 1);
+      ++moved;
+    }
+  }
+  auto bytes = format::encode_segments(snap->segments);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  ASSERT_TRUE(util::write_file_atomically(sel.snapshot_dir + "/segments", *bytes).ok());
+
+  std::vector<std::vector<VerifyFinding>> listed;
+  for (unsigned threads : {1u, 2u}) {
+    VerifyOptions options;
+    options.threads = threads;
+    options.findings_per_rule = 100000;
+    auto r = verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    const std::uint64_t count = r->findings.counts().at("handle-offset").count;
+    EXPECT_GE(count, moved);
+    EXPECT_GT(count, 1000u);
+    std::uint64_t shown = 0;
+    for (const auto& f : r->listed) shown += f.rule == "handle-offset" ? 1 : 0;
+    EXPECT_EQ(shown, count) << threads << " threads";
+    listed.push_back(r->listed);
+  }
+  ASSERT_EQ(listed[0].size(), listed[1].size());
+  for (std::size_t i = 0; i < listed[0].size(); ++i) {
+    EXPECT_EQ(listed[0][i].message, listed[1][i].message) << i;
+    EXPECT_EQ(listed[0][i].replica_id, listed[1][i].replica_id) << i;
+  }
 }
 
 // Regression (found by the damage sweep under UBSan): a corrupt multiplier_bits of 64 or more
