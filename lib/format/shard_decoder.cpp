@@ -11,7 +11,7 @@ namespace {
 
 // Consecutive entries of one tenant get the same view (the first one's), so that visitors
 // comparing tenants find equal pointers before comparing bytes.
-void share_tenant(std::string_view& tenant, std::string_view& last) {
+inline void share_tenant(std::string_view& tenant, std::string_view& last) {
   if (same_bytes(tenant, last)) {
     tenant = last;
   } else {
