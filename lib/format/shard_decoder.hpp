@@ -7,32 +7,14 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
+#include "format/canonical_entry.hpp"
 #include "format/object_decoder.hpp"
 #include "model/finding.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::format {
-
-// a == b for the short strings of a shard (ids, tenants, keys): 8-byte loads inline (the last one
-// overlapping) instead of a memcmp call, which dominated the per-object cost.
-[[nodiscard]] inline bool same_bytes(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  if (a.data() == b.data()) return true;
-  if (n < 8) return std::memcmp(a.data(), b.data(), n) == 0;
-  auto load = [](const char* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  };
-  for (std::size_t i = 0; i + 8 < n; i += 8) {
-    if (load(a.data() + i) != load(b.data() + i)) return false;
-  }
-  return load(a.data() + n - 8) == load(b.data() + n - 8);
-}
 
 struct ShardEntry {
   std::uint32_t shard_index = 0;
@@ -58,13 +40,6 @@ inline constexpr const char* k_rule_nof_replica = "nof-replica";
 // (what writers produce) on each entry and falls back to the general decoder on anything else,
 // with the same results, findings and errors; general_only is the reference it is tested against.
 enum class DecodePath { canonical_first, general_only };
-
-// The canonical fast path on its own (for tests): decodes the entry starting at byte `pos` of a
-// decompressed shard into `out` and sets `end` after it when the entry has the canonical layout
-// and decodes without any finding; false otherwise (`out` may then be partly written: the entry
-// is decoded again by the general decoder, whose skips leave other stale values than this would).
-[[nodiscard]] bool decode_canonical_entry(std::string_view raw, std::size_t pos, const SegmentTable& segments,
-                                          ObjectView& out, std::size_t& end);
 
 // `scratch` is reused between calls to avoid allocations. Findings, each with its shard and, when
 // about one entry, the entry index: skipped objects, legacy 2-element entries, NOF replicas and

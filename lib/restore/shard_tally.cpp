@@ -10,31 +10,10 @@
 
 namespace moonquota::restore {
 
-void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
-  Entry e;
-  e.tenant = entry.object->tenant_id;  // decode_shard hands consecutive equal tenants as one view
-  e.key = entry.object->key;
-  e.decoded = entry.result->outcome == format::DecodeOutcome::decoded;
-  if (e.decoded) {
-    const auto& obj = *entry.object;
-    e.size = obj.size;
-    e.lease_timeout_ms = obj.lease_timeout_ms;
-    e.put_start_time_ms = obj.put_start_time_ms;
-    for (const auto& r : obj.replicas) {
-      if (r.status != model::replica_status::complete) e.all_complete = false;
-      if (r.type != model::replica_type::memory) continue;
-      if (r.status == model::replica_status::complete) ++e.complete_memory;
-      if (r.status == model::replica_status::processing) ++e.processing_memory;
-      if (r.status == model::replica_status::removed) ++e.removed_memory;
-    }
-  }
-  m_entries.push_back(e);
-}
-
 namespace {
 
-// a < b (bytewise, as std::string_view compares), eight bytes at a time.
-bool less_bytes(std::string_view a, std::string_view b) {
+// a <=> b (bytewise, as std::string_view compares): < 0, 0 or > 0, eight bytes at a time.
+int compare_bytes(std::string_view a, std::string_view b) {
   const std::size_t n = std::min(a.size(), b.size());
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -42,12 +21,18 @@ bool less_bytes(std::string_view a, std::string_view b) {
     std::uint64_t y;
     std::memcpy(&x, a.data() + i, 8);
     std::memcpy(&y, b.data() + i, 8);
-    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
   }
   for (; i < n; ++i) {
-    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
   }
-  return a.size() < b.size();
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// (a.tenant, a.key) <=> (b.tenant, b.key); consecutive entries of one tenant share one view.
+inline int compare_objects(const ShardTallyBuilder::Entry& a, const ShardTallyBuilder::Entry& b) {
+  if (!format::same_bytes(a.tenant, b.tenant)) return compare_bytes(a.tenant, b.tenant);
+  return compare_bytes(a.key, b.key);
 }
 
 // What a live master holds beside the committed charge, for every decoded object.
@@ -72,64 +57,56 @@ RestoreDrop restore_filter(const ShardTallyBuilder::Entry& object, std::uint64_t
   return RestoreDrop::kept;
 }
 
-void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& findings,
-                                const std::function<void(const Resolved&)>& on_object) const {
-  const std::string where = "shard " + std::to_string(shard_index);
-  auto finding = [&](model::Severity severity, std::string message, std::string rule) {
-    findings.push_back({.severity = severity,
-                        .location = where,
-                        .message = std::move(message),
-                        .rule = std::move(rule),
-                        .shard = shard_index});
-  };
-  auto less = [](const Entry& a, const Entry& b) {
-    return !format::same_bytes(a.tenant, b.tenant) ? less_bytes(a.tenant, b.tenant) : less_bytes(a.key, b.key);
-  };
-  auto same = [](const Entry& a, const Entry& b) {
-    return format::same_bytes(a.key, b.key) && format::same_bytes(a.tenant, b.tenant);
-  };
-  std::vector<std::size_t> order;  // filled only when the entries need sorting
-  bool sorted =
-      std::is_sorted(m_entries.begin(), m_entries.end(), [&](const Entry& a, const Entry& b) { return less(a, b); });
-  if (!sorted) {
-    finding(model::Severity::info, "entries are not sorted by (tenant, key)", k_rule_unsorted_entries);
-    order.resize(m_entries.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return less(m_entries[a], m_entries[b]); });
-  }
-  auto at = [&](std::size_t k) -> const Entry& { return sorted ? m_entries[k] : m_entries[order[k]]; };
-  const std::size_t count = m_entries.size();
-  for (std::size_t i = 0; i < count;) {
-    std::size_t j = i + 1;
-    const Entry& head = at(i);
-    while (j < count && same(head, at(j))) ++j;
-    // Group [i, j) holds one (tenant, key): the first decoded entry keeps its replicas, later
-    // decoded ones overwrite the lease; undecodable entries change nothing.
-    Resolved resolved;
-    resolved.tenant = head.tenant;
-    resolved.key = head.key;
-    resolved.entries = j - i;
-    for (std::size_t k = i; k < j; ++k) {
-      const Entry& e = at(k);
-      if (!e.decoded) {
-        ++resolved.undecodable;
-      } else if (!resolved.object) {
-        resolved.object = e;
-      } else {
-        resolved.object->lease_timeout_ms = e.lease_timeout_ms;
-      }
+void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
+  Entry& e = m_entries.emplace_back();
+  e.tenant = entry.object->tenant_id;  // decode_shard hands consecutive equal tenants as one view
+  e.key = entry.object->key;
+  e.decoded = entry.result->outcome == format::DecodeOutcome::decoded;
+  if (e.decoded) {
+    const auto& obj = *entry.object;
+    e.size = obj.size;
+    e.lease_timeout_ms = obj.lease_timeout_ms;
+    e.put_start_time_ms = obj.put_start_time_ms;
+    for (const auto& r : obj.replicas) {
+      if (r.status != model::replica_status::complete) e.all_complete = false;
+      if (r.type != model::replica_type::memory) continue;
+      if (r.status == model::replica_status::complete) ++e.complete_memory;
+      if (r.status == model::replica_status::processing) ++e.processing_memory;
+      if (r.status == model::replica_status::removed) ++e.removed_memory;
     }
-    if (j - i > 1) {
-      finding(model::Severity::error,
-              "duplicate entry for tenant '" + util::printable(std::string(head.tenant)) + "' key '" +
-                  util::printable(std::string(head.key)) + "' (" + std::to_string(j - i) +
-                  " entries; the first decoded one keeps its replicas)",
-              k_rule_duplicate_key);
-    }
-    on_object(resolved);
-    i = j;
   }
+  const std::size_t index = m_entries.size() - 1;
+  if (index == 0) {
+    m_group_starts.push_back(0);
+    return;
+  }
+  const int order = compare_objects(m_entries[index - 1], e);
+  if (order > 0) m_sorted = false;
+  if (order != 0) m_group_starts.push_back(index);
+}
+
+std::vector<std::size_t> ShardTallyBuilder::sorted_order(std::uint32_t shard_index, model::Findings& findings) const {
+  findings.push_back({.severity = model::Severity::info,
+                      .location = "shard " + std::to_string(shard_index),
+                      .message = "entries are not sorted by (tenant, key)",
+                      .rule = k_rule_unsorted_entries,
+                      .shard = shard_index});
+  std::vector<std::size_t> order(m_entries.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return compare_objects(m_entries[a], m_entries[b]) < 0; });
+  return order;
+}
+
+void ShardTallyBuilder::add_duplicate_finding(const Entry& head, std::size_t entries, std::uint32_t shard_index,
+                                              model::Findings& findings) {
+  findings.push_back({.severity = model::Severity::error,
+                      .location = "shard " + std::to_string(shard_index),
+                      .message = "duplicate entry for tenant '" + util::printable(std::string(head.tenant)) +
+                                 "' key '" + util::printable(std::string(head.key)) + "' (" + std::to_string(entries) +
+                                 " entries; the first decoded one keeps its replicas)",
+                      .rule = k_rule_duplicate_key,
+                      .shard = shard_index});
 }
 
 void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_model, std::uint64_t restore_time_ms,
@@ -178,7 +155,7 @@ void ShardTallyBuilder::finish(std::uint32_t shard_index, ChargeModel charge_mod
     }
   });
   for (auto& [tenant, tally] : out.tenants) tally.shards = tally.objects > 0 ? 1 : 0;  // this one shard
-  m_entries.clear();
+  reset();
 }
 
 }  // namespace moonquota::restore

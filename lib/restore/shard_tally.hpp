@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +33,11 @@ inline constexpr const char* k_rule_unsorted_entries = "unsorted-entries";
 // that buffer must stay alive and unchanged from the first on_entry until finish() returns.
 class ShardTallyBuilder final : public format::ShardVisitor {
  public:
-  void reset() { m_entries.clear(); }
+  void reset() {
+    m_entries.clear();
+    m_group_starts.clear();
+    m_sorted = true;
+  }
   void on_entry(const format::ShardEntry& entry) override;
   // Resolves duplicates, applies `charge_model` (the restore filter at `restore_time_ms`), fills `out`.
   // `lease_model` keep: the restore filter drops no object for its lease (non-COMPLETE still drops).
@@ -69,15 +72,77 @@ class ShardTallyBuilder final : public format::ShardVisitor {
   };
 
   // The duplicate-key resolution of finish(), shared with other reductions of the same entries
-  // (restore/survival): calls `on_object` once per (tenant, key), in (tenant, key) order, and
-  // adds finish()'s sorting and duplicate findings. The entries stay collected (finish() and
-  // reset() clear them).
-  void resolve(std::uint32_t shard_index, model::Findings& findings,
-               const std::function<void(const Resolved&)>& on_object) const;
+  // (restore/survival): calls `on_object(const Resolved&)` once per (tenant, key), in (tenant,
+  // key) order, and adds finish()'s sorting and duplicate findings. The entries stay collected
+  // (finish() and reset() clear them). A shard whose entries arrived sorted (what writers produce)
+  // is walked in place along the groups on_entry marked; any other is stably sorted first.
+  template <typename OnObject>
+  void resolve(std::uint32_t shard_index, model::Findings& findings, OnObject&& on_object) const;
 
  private:
+  // The object of the entries [first, last) of one (tenant, key) in `at` order: the first decoded
+  // entry's replicas, the last decoded entry's lease; calls `on_object` (and reports a duplicate).
+  template <typename At, typename OnObject>
+  void resolve_group(std::size_t first, std::size_t last, const At& at, std::uint32_t shard_index,
+                     model::Findings& findings, OnObject& on_object) const;
+  // The unsorted_entries finding, and the entries' indexes stably sorted by (tenant, key).
+  [[nodiscard]] std::vector<std::size_t> sorted_order(std::uint32_t shard_index, model::Findings& findings) const;
+  static void add_duplicate_finding(const Entry& head, std::size_t entries, std::uint32_t shard_index,
+                                    model::Findings& findings);
+  [[nodiscard]] static bool same_object(const Entry& a, const Entry& b) {
+    return format::same_bytes(a.key, b.key) && format::same_bytes(a.tenant, b.tenant);
+  }
+
   std::vector<Entry> m_entries;
+  // Where each run of equal (tenant, key) begins in m_entries (file order), and whether every
+  // entry is >= the one before it; both kept by on_entry.
+  std::vector<std::size_t> m_group_starts;
+  bool m_sorted = true;
 };
+
+template <typename At, typename OnObject>
+void ShardTallyBuilder::resolve_group(std::size_t first, std::size_t last, const At& at, std::uint32_t shard_index,
+                                      model::Findings& findings, OnObject& on_object) const {
+  const Entry& head = at(first);
+  Resolved resolved;
+  resolved.tenant = head.tenant;
+  resolved.key = head.key;
+  resolved.entries = last - first;
+  for (std::size_t k = first; k < last; ++k) {
+    const Entry& e = at(k);
+    if (!e.decoded) {
+      ++resolved.undecodable;
+    } else if (!resolved.object) {
+      resolved.object = e;
+    } else {
+      resolved.object->lease_timeout_ms = e.lease_timeout_ms;
+    }
+  }
+  if (last - first > 1) add_duplicate_finding(head, last - first, shard_index, findings);
+  on_object(resolved);
+}
+
+template <typename OnObject>
+void ShardTallyBuilder::resolve(std::uint32_t shard_index, model::Findings& findings, OnObject&& on_object) const {
+  const std::size_t count = m_entries.size();
+  if (m_sorted) {
+    auto at = [&](std::size_t k) -> const Entry& { return m_entries[k]; };
+    const std::size_t groups = m_group_starts.size();
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::size_t last = g + 1 < groups ? m_group_starts[g + 1] : count;
+      resolve_group(m_group_starts[g], last, at, shard_index, findings, on_object);
+    }
+    return;
+  }
+  const std::vector<std::size_t> order = sorted_order(shard_index, findings);
+  auto at = [&](std::size_t k) -> const Entry& { return m_entries[order[k]]; };
+  for (std::size_t i = 0; i < count;) {
+    std::size_t j = i + 1;
+    while (j < count && same_object(at(i), at(j))) ++j;
+    resolve_group(i, j, at, shard_index, findings, on_object);
+    i = j;
+  }
+}
 
 // Why the restore model's post-restore filter (snapshot-format.md §10) erases a resolved object
 // at `restore_time_ms`, if it does: a non-COMPLETE replica first, then lease_timeout <= restore time

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "support/snapshot_test_support.hpp"
 
@@ -196,6 +199,141 @@ TEST(ShardTally, LeaseModelDoesNotChangeTheLiveModel) {
   EXPECT_TRUE(keep.tally.tenants.at("a").charged_bytes == 235);
   EXPECT_EQ(up.tally.objects, 4u);
   EXPECT_EQ(keep.tally.objects, 4u);
+}
+
+// resolve() walks a sorted shard along the groups on_entry marked and sorts any other first: it
+// must produce exactly what the textbook reduction (is_sorted, stable_sort, group equal (tenant,
+// key)) of the same entries produces. Pseudo-random shards over a tiny alphabet, so that
+// duplicates, runs, unsorted orders, prefixes and undecodable entries are all frequent; sorted
+// shards (what writers produce) are forced for half of them.
+struct ReferenceObject {
+  std::string tenant;
+  std::string key;
+  std::size_t entries = 0;
+  std::uint64_t undecodable = 0;
+  std::optional<std::uint64_t> size;  // of the first decoded entry
+  std::uint64_t lease = 0;            // of the last decoded entry
+};
+
+std::vector<ReferenceObject> reference_resolve(const std::vector<std::string>& tenants,
+                                               const std::vector<std::string>& keys, const std::vector<bool>& decoded,
+                                               const std::vector<std::uint64_t>& sizes, bool& sorted) {
+  std::vector<std::size_t> order(tenants.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto less = [&](std::size_t a, std::size_t b) {
+    return std::tie(tenants[a], keys[a]) < std::tie(tenants[b], keys[b]);
+  };
+  sorted = std::is_sorted(order.begin(), order.end(), less);
+  std::stable_sort(order.begin(), order.end(), less);
+  std::vector<ReferenceObject> out;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    ReferenceObject o;
+    o.tenant = tenants[order[i]];
+    o.key = keys[order[i]];
+    while (j < order.size() && tenants[order[j]] == o.tenant && keys[order[j]] == o.key) {
+      const std::size_t e = order[j];
+      ++o.entries;
+      if (!decoded[e]) {
+        ++o.undecodable;
+      } else {
+        if (!o.size) o.size = sizes[e];
+        o.lease = sizes[e] * 3 + 1;
+      }
+      ++j;
+    }
+    out.push_back(o);
+    i = j;
+  }
+  return out;
+}
+
+TEST(ShardTally, ResolveMatchesTheTextbookReductionOnRandomShards) {
+  std::uint64_t state = 12345;
+  auto next = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  const std::vector<std::string> alphabet = {"", "a", "ab", "b", "abcdefgh", "abcdefghi", "abcdefgi", "\xff"};
+  for (int round = 0; round < 4000; ++round) {
+    const std::size_t n = next(12);
+    std::vector<std::string> tenants(n);
+    std::vector<std::string> keys(n);
+    std::vector<bool> decoded(n);
+    std::vector<std::uint64_t> sizes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      tenants[i] = alphabet[next(3) + 1];
+      keys[i] = alphabet[next(alphabet.size())];
+      decoded[i] = next(4) != 0;
+      sizes[i] = i + 1;
+    }
+    if (round % 2 == 0) {
+      std::vector<std::size_t> idx(n);
+      for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+      std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        return std::tie(tenants[a], keys[a]) < std::tie(tenants[b], keys[b]);
+      });
+      std::vector<std::string> t2(n);
+      std::vector<std::string> k2(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        t2[i] = tenants[idx[i]];
+        k2[i] = keys[idx[i]];
+      }
+      tenants = t2;
+      keys = k2;
+    }
+    bool sorted = true;
+    const auto expected = reference_resolve(tenants, keys, decoded, sizes, sorted);
+
+    ShardTallyBuilder builder;
+    format::ObjectView view;
+    format::ObjectDecodeResult result;
+    format::ShardEntry entry;
+    entry.object = &view;
+    entry.result = &result;
+    for (int pass = 0; pass < 2; ++pass) {  // the second pass checks that reset() forgets everything
+      builder.reset();
+      for (std::size_t i = 0; i < n; ++i) {
+        view.tenant_id = tenants[i];
+        view.key = keys[i];
+        view.size = sizes[i];
+        view.lease_timeout_ms = sizes[i] * 3 + 1;
+        result.outcome = decoded[i] ? format::DecodeOutcome::decoded : format::DecodeOutcome::skipped;
+        builder.on_entry(entry);
+      }
+      model::Findings findings;
+      std::vector<ReferenceObject> got;
+      builder.resolve(7, findings, [&](const ShardTallyBuilder::Resolved& r) {
+        ReferenceObject o;
+        o.tenant = std::string(r.tenant);
+        o.key = std::string(r.key);
+        o.entries = r.entries;
+        o.undecodable = r.undecodable;
+        if (r.object) {
+          o.size = r.object->size;
+          o.lease = r.object->lease_timeout_ms;
+        }
+        got.push_back(o);
+      });
+      ASSERT_EQ(got.size(), expected.size()) << "round " << round;
+      std::size_t duplicates = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].tenant, expected[i].tenant) << "round " << round << " object " << i;
+        EXPECT_EQ(got[i].key, expected[i].key) << "round " << round << " object " << i;
+        EXPECT_EQ(got[i].entries, expected[i].entries) << "round " << round << " object " << i;
+        EXPECT_EQ(got[i].undecodable, expected[i].undecodable) << "round " << round << " object " << i;
+        EXPECT_EQ(got[i].size, expected[i].size) << "round " << round << " object " << i;
+        EXPECT_EQ(got[i].lease, expected[i].lease) << "round " << round << " object " << i;
+        if (expected[i].entries > 1) ++duplicates;
+      }
+      std::vector<std::string> rules;
+      for (const auto& f : findings) rules.push_back(f.rule);
+      std::vector<std::string> expected_rules;
+      if (!sorted) expected_rules.push_back(k_rule_unsorted_entries);
+      expected_rules.insert(expected_rules.end(), duplicates, k_rule_duplicate_key);
+      EXPECT_EQ(rules, expected_rules) << "round " << round;
+    }
+  }
 }
 
 }  // namespace
