@@ -82,7 +82,7 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   const std::string path_b = source::join_key(side_b.snapshot_dir, "metadata");
   const unsigned threads = std::max(1u, options.threads);
   std::vector<Worker> workers(threads);
-  const std::size_t window = 2 * static_cast<std::size_t>(threads);
+  const std::size_t window = threads;
   std::map<std::string, restore::TenantTally, std::less<>> tally_a;
   std::map<std::string, restore::TenantTally, std::less<>> tally_b;
   std::uint64_t objects_seen = 0;
