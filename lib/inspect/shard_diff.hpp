@@ -88,7 +88,7 @@ inline constexpr unsigned k_field_replicas = 4;
 inline constexpr unsigned k_field_statuses = 8;
 
 // The changes of one shard in (tenant, key) order, compact: one byte buffer holds every tenant id,
-// key, location and skip reason, beside fixed-size records (about a quarter of the memory of
+// key, location and skip reason, beside fixed-size records (about half the memory of
 // ObjectChange values, and one allocation per buffer instead of several per change). get() fills
 // a caller's ObjectChange, reusing its capacity.
 class ShardChanges {
