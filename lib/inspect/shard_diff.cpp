@@ -9,18 +9,9 @@ namespace moonquota::inspect {
 
 namespace {
 
-// One replica as the comparison needs it: the location is a view into the decompressed shard.
-struct LightReplica {
-  std::uint64_t id = 0;
-  std::int8_t type = 0;
-  std::int16_t status = 0;
-  std::string_view location;  // MEMORY: segment id; DISK/DFS: path; LOCAL_DISK: client id
-  std::uint64_t bytes = 0;
-};
-
 // One entry: views into the decompressed shard and a range of the side's replicas, so that an
-// unchanged object (nearly all of them) costs no allocation; an ObjectSummary is built for
-// changes only.
+// unchanged object (nearly all of them) costs no allocation; a change is copied into
+// ShardChanges only.
 struct Entry {
   std::string_view tenant;
   std::string_view key;
@@ -31,9 +22,15 @@ struct Entry {
   std::size_t skip_reason = 0;  // index into SideCollector::reasons (skipped entries)
 };
 
-// Collects one side's entries and feeds the restore model.
+// Collects one side's entries and feeds the restore model. Reused between shards (reset()).
 class SideCollector final : public format::ShardVisitor {
  public:
+  void reset() {
+    entries.clear();
+    replicas.clear();
+    m_reasons_used = 0;
+    m_tally.reset();
+  }
   void on_entry(const format::ShardEntry& e) override {
     m_tally.on_entry(e);
     Entry entry;
@@ -42,8 +39,9 @@ class SideCollector final : public format::ShardVisitor {
     entry.decoded = e.result->outcome == format::DecodeOutcome::decoded;
     entry.first_replica = replicas.size();
     if (!entry.decoded) {
-      entry.skip_reason = reasons.size();
-      reasons.push_back(e.result->reason);
+      entry.skip_reason = m_reasons_used;
+      if (m_reasons_used == m_reasons.size()) m_reasons.emplace_back();
+      m_reasons[m_reasons_used++] = e.result->reason;
     } else {
       entry.size = e.object->size;
       for (const auto& r : e.object->replicas) {
@@ -58,35 +56,32 @@ class SideCollector final : public format::ShardVisitor {
     }
     entries.push_back(entry);
   }
-  [[nodiscard]] ObjectSummary summary(std::uint32_t shard, const Entry& e) const {
-    ObjectSummary out;
-    out.shard = shard;
+  [[nodiscard]] SideRef side(const Entry& e) const {
+    SideRef out;
     out.decoded = e.decoded;
     if (!e.decoded) {
-      out.skip_reason = reasons[e.skip_reason];
+      out.skip_reason = m_reasons[e.skip_reason];
       return out;
     }
     out.size = e.size;
-    for (std::size_t i = 0; i < e.replicas; ++i) {
-      const LightReplica& r = replicas[e.first_replica + i];
-      out.replicas.push_back({r.id, r.type, r.status, std::string(r.location), r.bytes});
-    }
+    out.replicas = replicas.data() + e.first_replica;
+    out.replica_count = e.replicas;
     return out;
   }
   std::vector<Entry> entries;
-  std::vector<LightReplica> replicas;
-  std::vector<std::string> reasons;
+  std::vector<ReplicaRef> replicas;
   restore::ShardTallyBuilder& tally() { return m_tally; }
 
  private:
+  std::vector<std::string> m_reasons;  // the first m_reasons_used are this shard's
+  std::size_t m_reasons_used = 0;
   restore::ShardTallyBuilder m_tally;
 };
 
 util::Status decode_side(const char* side, std::uint32_t shard, std::optional<std::string_view> raw,
-                         const format::SegmentTable& segments, std::uint64_t restore_time_ms, SideCollector& out,
-                         restore::ShardTally& tally) {
+                         const format::SegmentTable& segments, std::uint64_t restore_time_ms, format::ObjectView& view,
+                         SideCollector& out, restore::ShardTally& tally) {
   if (!raw) return {};
-  format::ObjectView view;
   model::Findings findings;  // verify reports them; a diff does not
   util::Status s = format::decode_shard(*raw, shard, segments, view, out, findings);
   if (!s.ok()) return s.with_context(std::string("snapshot ") + side + ": metadata");
@@ -98,7 +93,7 @@ util::Status decode_side(const char* side, std::uint32_t shard, std::optional<st
   return {};
 }
 
-using ReplicaSpan = std::pair<const LightReplica*, std::size_t>;
+using ReplicaSpan = std::pair<const ReplicaRef*, std::size_t>;
 
 ReplicaSpan span_of(const SideCollector& side, const Entry& e) {
   return {side.replicas.data() + e.first_replica, e.replicas};
@@ -118,28 +113,38 @@ std::vector<std::tuple<std::int8_t, std::string_view, std::int16_t>> status_set(
   return out;
 }
 
-std::vector<std::string> changed_fields(const Entry& a, ReplicaSpan ra, const Entry& b, ReplicaSpan rb) {
-  std::vector<std::string> fields;
-  if (a.decoded != b.decoded) {
-    fields.emplace_back("decodable");
-    return fields;
-  }
-  if (a.size != b.size) fields.emplace_back("size");
+// The k_field_* bits that differ (0: unchanged).
+unsigned changed_fields(const Entry& a, ReplicaSpan ra, const Entry& b, ReplicaSpan rb) {
+  if (a.decoded != b.decoded) return k_field_decodable;
+  unsigned fields = a.size != b.size ? k_field_size : 0;
   // Fast path, the common case: the same replicas in the same order.
   const bool same_order = std::equal(ra.first, ra.first + ra.second, rb.first, rb.first + rb.second,
-                                     [](const LightReplica& x, const LightReplica& y) {
+                                     [](const ReplicaRef& x, const ReplicaRef& y) {
                                        return x.type == y.type && x.status == y.status && x.location == y.location;
                                      });
   if (same_order) return fields;
   if (replica_set(ra) != replica_set(rb)) {
-    fields.emplace_back("replicas");
+    fields |= k_field_replicas;
   } else if (status_set(ra) != status_set(rb)) {
-    fields.emplace_back("statuses");
+    fields |= k_field_statuses;
   }
   return fields;
 }
 
 }  // namespace
+
+// One ObjectView per side: its decoder caches (segment UUIDs) belong to that side's segment table.
+struct ShardDiffScratch::Impl {
+  format::ObjectView view_a;
+  format::ObjectView view_b;
+  SideCollector a;
+  SideCollector b;
+};
+
+ShardDiffScratch::ShardDiffScratch() : m_impl(std::make_unique<Impl>()) {}
+ShardDiffScratch::~ShardDiffScratch() = default;
+ShardDiffScratch::ShardDiffScratch(ShardDiffScratch&&) noexcept = default;
+ShardDiffScratch& ShardDiffScratch::operator=(ShardDiffScratch&&) noexcept = default;
 
 const char* change_kind_name(ChangeKind kind) {
   switch (kind) {
@@ -150,17 +155,95 @@ const char* change_kind_name(ChangeKind kind) {
   return "?";
 }
 
+ShardChanges::Span ShardChanges::store(std::string_view bytes) {
+  Span s{m_bytes.size(), bytes.size()};
+  m_bytes.append(bytes);
+  return s;
+}
+
+ShardChanges::Side ShardChanges::store(const SideRef* side) {
+  Side out;
+  if (side == nullptr) return out;
+  out.present = true;
+  out.decoded = side->decoded;
+  if (!side->decoded) {
+    out.skip_reason = store(side->skip_reason);
+    return out;
+  }
+  out.size = side->size;
+  out.first_replica = m_replicas.size();
+  out.replicas = side->replica_count;
+  for (std::size_t i = 0; i < side->replica_count; ++i) {
+    const ReplicaRef& r = side->replicas[i];
+    m_replicas.push_back({r.id, r.bytes, store(r.location), r.status, r.type});
+  }
+  return out;
+}
+
+void ShardChanges::add(ChangeKind kind, std::string_view tenant, std::string_view key, unsigned fields,
+                       const SideRef* a, const SideRef* b) {
+  Change c;
+  c.kind = kind;
+  c.fields = fields;
+  c.tenant = store(tenant);
+  c.key = store(key);
+  c.a = store(a);
+  c.b = store(b);
+  m_changes.push_back(c);
+}
+
+void ShardChanges::load(const Side& side, std::uint32_t shard, std::optional<ObjectSummary>& out) const {
+  if (!side.present) {
+    out.reset();
+    return;
+  }
+  if (!out) out.emplace();
+  ObjectSummary& o = *out;
+  o.shard = shard;
+  o.decoded = side.decoded;
+  o.skip_reason.assign(view(side.skip_reason));
+  o.size = side.size;
+  o.replicas.resize(side.replicas);
+  for (std::size_t i = 0; i < side.replicas; ++i) {
+    const Replica& r = m_replicas[side.first_replica + i];
+    ReplicaSummary& s = o.replicas[i];
+    s.id = r.id;
+    s.type = r.type;
+    s.status = r.status;
+    s.location.assign(view(r.location));
+    s.bytes = r.bytes;
+  }
+}
+
+void ShardChanges::get(std::size_t i, std::uint32_t shard, ObjectChange& out) const {
+  const Change& c = m_changes[i];
+  out.kind = c.kind;
+  out.tenant_id.assign(view(c.tenant));
+  out.key.assign(view(c.key));
+  load(c.a, shard, out.a);
+  load(c.b, shard, out.b);
+  out.fields.clear();
+  if (c.fields & k_field_decodable) out.fields.emplace_back("decodable");
+  if (c.fields & k_field_size) out.fields.emplace_back("size");
+  if (c.fields & k_field_replicas) out.fields.emplace_back("replicas");
+  if (c.fields & k_field_statuses) out.fields.emplace_back("statuses");
+}
+
 util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::string_view> a,
                                    const format::SegmentTable& segments_a, std::optional<std::string_view> b,
-                                   const format::SegmentTable& segments_b, std::uint64_t restore_time_ms) {
+                                   const format::SegmentTable& segments_b, std::uint64_t restore_time_ms,
+                                   ShardDiffScratch& scratch) {
   ShardDiff out;
   out.shard = shard;
-  SideCollector side_a;
-  SideCollector side_b;
-  MQ_RETURN_IF_ERROR(decode_side("A", shard, a, segments_a, restore_time_ms, side_a, out.tally_a));
-  MQ_RETURN_IF_ERROR(decode_side("B", shard, b, segments_b, restore_time_ms, side_b, out.tally_b));
-  auto& ea = side_a.entries;
-  auto& eb = side_b.entries;
+  auto& work = scratch.impl();
+  SideCollector& side_a = work.a;
+  SideCollector& side_b = work.b;
+  side_a.reset();
+  side_b.reset();
+  MQ_RETURN_IF_ERROR(decode_side("A", shard, a, segments_a, restore_time_ms, work.view_a, side_a, out.tally_a));
+  MQ_RETURN_IF_ERROR(decode_side("B", shard, b, segments_b, restore_time_ms, work.view_b, side_b, out.tally_b));
+  const auto& ea = side_a.entries;
+  const auto& eb = side_b.entries;
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < ea.size() || j < eb.size()) {
@@ -168,36 +251,29 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
         j == eb.size() || (i < ea.size() && std::tie(ea[i].tenant, ea[i].key) < std::tie(eb[j].tenant, eb[j].key));
     const bool take_b =
         i == ea.size() || (j < eb.size() && std::tie(eb[j].tenant, eb[j].key) < std::tie(ea[i].tenant, ea[i].key));
-    ObjectChange change;
     if (take_a) {
-      change.kind = ChangeKind::removed;
-      change.tenant_id = std::string(ea[i].tenant);
-      change.key = std::string(ea[i].key);
-      change.a = side_a.summary(shard, ea[i++]);
+      const SideRef sa = side_a.side(ea[i]);
+      out.changes.add(ChangeKind::removed, ea[i].tenant, ea[i].key, 0, &sa, nullptr);
       ++out.counts.removed;
+      ++i;
     } else if (take_b) {
-      change.kind = ChangeKind::added;
-      change.tenant_id = std::string(eb[j].tenant);
-      change.key = std::string(eb[j].key);
-      change.b = side_b.summary(shard, eb[j++]);
+      const SideRef sb = side_b.side(eb[j]);
+      out.changes.add(ChangeKind::added, eb[j].tenant, eb[j].key, 0, nullptr, &sb);
       ++out.counts.added;
+      ++j;
     } else {
-      auto fields = changed_fields(ea[i], span_of(side_a, ea[i]), eb[j], span_of(side_b, eb[j]));
-      if (fields.empty()) {
+      const unsigned fields = changed_fields(ea[i], span_of(side_a, ea[i]), eb[j], span_of(side_b, eb[j]));
+      if (fields == 0) {
         ++out.counts.unchanged;
-        ++i;
-        ++j;
-        continue;
+      } else {
+        const SideRef sa = side_a.side(ea[i]);
+        const SideRef sb = side_b.side(eb[j]);
+        out.changes.add(ChangeKind::changed, ea[i].tenant, ea[i].key, fields, &sa, &sb);
+        ++out.counts.changed;
       }
-      change.kind = ChangeKind::changed;
-      change.tenant_id = std::string(ea[i].tenant);
-      change.key = std::string(ea[i].key);
-      change.fields = std::move(fields);
-      change.a = side_a.summary(shard, ea[i++]);
-      change.b = side_b.summary(shard, eb[j++]);
-      ++out.counts.changed;
+      ++i;
+      ++j;
     }
-    out.changes.push_back(std::move(change));
   }
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,12 +62,103 @@ struct DiffCounts {
   }
 };
 
+// One replica of a side of a change, its location a view (into the decompressed shard, or into
+// ShardChanges' bytes).
+struct ReplicaRef {
+  std::uint64_t id = 0;
+  std::int8_t type = 0;
+  std::int16_t status = 0;
+  std::string_view location;
+  std::uint64_t bytes = 0;
+};
+
+// One side of a change as diff_shard sees it (views into the decompressed shard).
+struct SideRef {
+  bool decoded = true;
+  std::uint64_t size = 0;
+  std::string_view skip_reason;
+  const ReplicaRef* replicas = nullptr;
+  std::size_t replica_count = 0;
+};
+
+// Field bits of a `changed` object; ObjectChange::fields lists them in this order.
+inline constexpr unsigned k_field_decodable = 1;
+inline constexpr unsigned k_field_size = 2;
+inline constexpr unsigned k_field_replicas = 4;
+inline constexpr unsigned k_field_statuses = 8;
+
+// The changes of one shard in (tenant, key) order, compact: one byte buffer holds every tenant id,
+// key, location and skip reason, beside fixed-size records (about half the memory of
+// ObjectChange values, and one allocation per buffer instead of several per change). get() fills
+// a caller's ObjectChange, reusing its capacity.
+class ShardChanges {
+ public:
+  void add(ChangeKind kind, std::string_view tenant, std::string_view key, unsigned fields, const SideRef* a,
+           const SideRef* b);
+  [[nodiscard]] std::size_t size() const { return m_changes.size(); }
+  void get(std::size_t i, std::uint32_t shard, ObjectChange& out) const;
+
+ private:
+  struct Span {
+    std::size_t offset = 0;
+    std::size_t length = 0;
+  };
+  struct Replica {
+    std::uint64_t id = 0;
+    std::uint64_t bytes = 0;
+    Span location;
+    std::int16_t status = 0;
+    std::int8_t type = 0;
+  };
+  struct Side {
+    std::uint64_t size = 0;
+    Span skip_reason;
+    std::size_t first_replica = 0;
+    std::size_t replicas = 0;
+    bool present = false;
+    bool decoded = true;
+  };
+  struct Change {
+    Span tenant;
+    Span key;
+    Side a;
+    Side b;
+    ChangeKind kind = ChangeKind::changed;
+    unsigned fields = 0;
+  };
+  Span store(std::string_view bytes);
+  Side store(const SideRef* side);
+  void load(const Side& side, std::uint32_t shard, std::optional<ObjectSummary>& out) const;
+  [[nodiscard]] std::string_view view(Span s) const { return {m_bytes.data() + s.offset, s.length}; }
+
+  std::string m_bytes;
+  std::vector<Replica> m_replicas;
+  std::vector<Change> m_changes;
+};
+
 struct ShardDiff {
   std::uint32_t shard = 0;
   DiffCounts counts;
-  std::vector<ObjectChange> changes;  // in (tenant, key) order
-  restore::ShardTally tally_a;        // the master model of each side at the restore time
+  ShardChanges changes;         // in (tenant, key) order
+  restore::ShardTally tally_a;  // the master model of each side at the restore time
   restore::ShardTally tally_b;
+};
+
+// The buffers of diff_shard, reused between calls on one thread (capacity only: no state carries
+// over from one call to the next).
+class ShardDiffScratch {
+ public:
+  ShardDiffScratch();
+  ~ShardDiffScratch();
+  ShardDiffScratch(const ShardDiffScratch&) = delete;
+  ShardDiffScratch& operator=(const ShardDiffScratch&) = delete;
+  ShardDiffScratch(ShardDiffScratch&&) noexcept;
+  ShardDiffScratch& operator=(ShardDiffScratch&&) noexcept;
+  struct Impl;
+  [[nodiscard]] Impl& impl() { return *m_impl; }
+
+ private:
+  std::unique_ptr<Impl> m_impl;
 };
 
 // Compares decompressed shard `shard` of A and B (either may be empty: the shard is absent on
@@ -74,6 +166,7 @@ struct ShardDiff {
 [[nodiscard]] util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::string_view> a,
                                                  const format::SegmentTable& segments_a,
                                                  std::optional<std::string_view> b,
-                                                 const format::SegmentTable& segments_b, std::uint64_t restore_time_ms);
+                                                 const format::SegmentTable& segments_b, std::uint64_t restore_time_ms,
+                                                 ShardDiffScratch& scratch);
 
 }  // namespace moonquota::inspect

@@ -57,6 +57,7 @@ struct Worker {
   util::ByteBuffer compressed;
   util::ByteBuffer raw_a;
   util::ByteBuffer raw_b;
+  ShardDiffScratch scratch;
 };
 
 }  // namespace
@@ -81,10 +82,11 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   const std::string path_b = source::join_key(side_b.snapshot_dir, "metadata");
   const unsigned threads = std::max(1u, options.threads);
   std::vector<Worker> workers(threads);
-  const std::size_t window = 4 * static_cast<std::size_t>(threads);
+  const std::size_t window = threads;
   std::map<std::string, restore::TenantTally, std::less<>> tally_a;
   std::map<std::string, restore::TenantTally, std::less<>> tally_b;
   std::uint64_t objects_seen = 0;
+  ObjectChange change;  // the sink's view of each change in turn (its capacity reused)
   for (std::size_t start = 0; start < shards.size(); start += window) {
     const std::size_t count = std::min(window, shards.size() - start);
     std::vector<std::optional<util::Result<ShardDiff>>> results(count);
@@ -105,18 +107,22 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }
-      results[i] =
-          diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, options.scan.restore_time_ms);
+      results[i] = diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, options.scan.restore_time_ms,
+                              worker.scratch);
     });
     for (auto& r : results) {
       if (!r->ok()) return r->status();
       ShardDiff& d = r->value();
       result.counts += d.counts;
       ++result.shards_compared;
-      for (const auto& c : d.changes) sink(c);
+      for (std::size_t c = 0; c < d.changes.size(); ++c) {
+        d.changes.get(c, d.shard, change);
+        sink(change);
+      }
       for (auto& [t, v] : d.tally_a.tenants) tally_a[t].merge(v);
       for (auto& [t, v] : d.tally_b.tenants) tally_b[t].merge(v);
       objects_seen += d.counts.added + d.counts.removed + d.counts.changed + d.counts.unchanged;
+      r.reset();  // its changes are delivered: release them before the next shard's
     }
     if (options.scan.progress) options.scan.progress(result.shards_compared, objects_seen);
   }

@@ -1,8 +1,10 @@
 // `snapshot-inspect diff A B`: two snapshots compared shard by shard. Both metadata files are
 // first read for shard locations only (nothing decompressed); then shard index i of A and of B
 // are fetched, decompressed and compared together (shard_diff.hpp), a window of shards at a
-// time on worker threads, and the changes are handed to a sink in shard order. Memory: the
-// window's shards and their changes, independent of the snapshot size.
+// time on worker threads, and the changes are handed to a sink in shard order. Memory: per worker
+// the two decompressed shards and their entries (buffers reused from shard to shard), and the
+// window's changes in compact form (ShardChanges), each shard's released once delivered; nothing
+// is kept across windows but the per-tenant tallies.
 //
 // Also compared: per-tenant restored objects and charge under the master model at the restore
 // time (delta B - A), segments by "ms" key (added, removed, status/size/name changed), task and
@@ -56,7 +58,8 @@ struct DiffOptions {
   unsigned threads = 1;
 };
 
-// Called in shard order, on the calling thread.
+// Called in shard order, on the calling thread. The change is valid during the call only (its
+// storage is reused for the next one).
 using ChangeSink = std::function<void(const ObjectChange&)>;
 
 [[nodiscard]] util::Result<DiffResult> diff_snapshots(const DiffSide& a, const DiffSide& b, const DiffOptions& options,

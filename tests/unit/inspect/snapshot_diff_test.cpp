@@ -56,5 +56,89 @@ TEST(SnapshotDiff, SameSnapshotHasNoDifferenceAndThreadsDoNotMatter) {
   for (std::size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].key, four[i].key);
 }
 
+// ShardChanges keeps changes compact and gives them back as ObjectChange values equal to what
+// building each one directly gives, whatever the previous change left in the reused value.
+TEST(ShardChanges, GivesBackEachChangeWhateverTheReusedValueHeld) {
+  const std::string shard_bytes =
+      "acme"
+      "k-removed"
+      "k-added"
+      "k-changed"
+      "seg-1"
+      "/disk/path"
+      "seg-2";
+  const std::string_view v = shard_bytes;
+  const ReplicaRef ra[] = {{7, 0, 1, v.substr(29, 5), 4096}, {8, 1, 1, v.substr(34, 10), 4096}};
+  const ReplicaRef rb[] = {{9, 0, 2, v.substr(44, 5), 4096}};
+  const SideRef decoded_a{true, 4096, {}, ra, 2};
+  const SideRef decoded_b{true, 8192, {}, rb, 1};
+  const SideRef skipped{false, 0, "MEMORY replica on segment x, which is not in the segment table", nullptr, 0};
+  ShardChanges changes;
+  changes.add(ChangeKind::changed, v.substr(0, 4), v.substr(20, 9), k_field_size | k_field_replicas, &decoded_a,
+              &decoded_b);
+  changes.add(ChangeKind::removed, v.substr(0, 4), v.substr(4, 9), 0, &skipped, nullptr);
+  changes.add(ChangeKind::added, v.substr(0, 4), v.substr(13, 7), 0, nullptr, &decoded_a);
+  changes.add(ChangeKind::changed, v.substr(0, 4), v.substr(20, 9), k_field_decodable, &skipped, &decoded_b);
+  changes.add(ChangeKind::changed, v.substr(0, 4), v.substr(20, 9), k_field_statuses, &decoded_b, &decoded_b);
+  ASSERT_EQ(changes.size(), 5u);
+
+  auto summary = [](const SideRef& s) {
+    ObjectSummary o;
+    o.shard = 17;
+    o.decoded = s.decoded;
+    o.skip_reason = std::string(s.skip_reason);
+    o.size = s.size;
+    for (std::size_t i = 0; i < s.replica_count; ++i) {
+      const ReplicaRef& r = s.replicas[i];
+      o.replicas.push_back({r.id, r.type, r.status, std::string(r.location), r.bytes});
+    }
+    return o;
+  };
+  auto same = [](const std::optional<ObjectSummary>& x, const std::optional<ObjectSummary>& y) {
+    if (x.has_value() != y.has_value()) return false;
+    if (!x) return true;
+    if (x->shard != y->shard || x->decoded != y->decoded || x->skip_reason != y->skip_reason || x->size != y->size ||
+        x->replicas.size() != y->replicas.size()) {
+      return false;
+    }
+    for (std::size_t i = 0; i < x->replicas.size(); ++i) {
+      const auto& p = x->replicas[i];
+      const auto& q = y->replicas[i];
+      if (p.id != q.id || p.type != q.type || p.status != q.status || p.location != q.location || p.bytes != q.bytes) {
+        return false;
+      }
+    }
+    return true;
+  };
+  struct Expected {
+    ChangeKind kind;
+    std::string key;
+    std::vector<std::string> fields;
+    std::optional<ObjectSummary> a;
+    std::optional<ObjectSummary> b;
+  };
+  const std::vector<Expected> expected = {
+      {ChangeKind::changed, "k-changed", {"size", "replicas"}, summary(decoded_a), summary(decoded_b)},
+      {ChangeKind::removed, "k-removed", {}, summary(skipped), std::nullopt},
+      {ChangeKind::added, "k-added", {}, std::nullopt, summary(decoded_a)},
+      {ChangeKind::changed, "k-changed", {"decodable"}, summary(skipped), summary(decoded_b)},
+      {ChangeKind::changed, "k-changed", {"statuses"}, summary(decoded_b), summary(decoded_b)},
+  };
+  ObjectChange reused;
+  for (int pass = 0; pass < 2; ++pass) {  // forwards, then backwards: every kind follows every other
+    for (std::size_t n = 0; n < expected.size(); ++n) {
+      const std::size_t i = pass == 0 ? n : expected.size() - 1 - n;
+      changes.get(i, 17, reused);
+      const Expected& e = expected[i];
+      EXPECT_EQ(reused.kind, e.kind) << i;
+      EXPECT_EQ(reused.tenant_id, "acme") << i;
+      EXPECT_EQ(reused.key, e.key) << i;
+      EXPECT_EQ(reused.fields, e.fields) << i;
+      EXPECT_TRUE(same(reused.a, e.a)) << i;
+      EXPECT_TRUE(same(reused.b, e.b)) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moonquota::inspect
