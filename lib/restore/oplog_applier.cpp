@@ -89,6 +89,15 @@ void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {
   }
 }
 
+StandbyStore::Probe OpLogApplier::prefetch_slot(const format::OpLogEntryView& entry) const {
+  switch (entry.op_type) {
+    case format::op_type::put_end:
+    case format::op_type::put_revoke:
+    case format::op_type::remove: return m_store.prefetch_slot(entry.tenant_id, entry.key);
+    default: return {};
+  }
+}
+
 ApplyOutcome OpLogApplier::apply(const format::OpLogEntryView& entry, std::string& refusal) {
   if (entry.key.size() > format::k_max_oplog_key_bytes || entry.payload.size() > format::k_max_oplog_payload_bytes) {
     refusal = "key or payload over its limit";

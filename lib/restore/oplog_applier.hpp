@@ -50,6 +50,11 @@ class OpLogApplier {
     return apply(format::view_of(entry), refusal);
   }
 
+  // Cache hints for `entry` (a PUT_END, PUT_REVOKE or REMOVE: the object map), given a few entries
+  // before it is applied; see StandbyStore::prefetch_slot. They change nothing.
+  [[nodiscard]] StandbyStore::Probe prefetch_slot(const format::OpLogEntryView& entry) const;
+  void prefetch_entry(StandbyStore::Probe probe) const { m_store.prefetch_entry(probe); }
+
   [[nodiscard]] std::uint64_t expected() const { return m_expected; }
   [[nodiscard]] const ApplyCounters& counters() const { return m_counters; }
   [[nodiscard]] model::Findings& findings() { return m_findings; }
