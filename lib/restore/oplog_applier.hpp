@@ -65,6 +65,7 @@ class OpLogApplier {
   void apply_segment(const format::OpLogEntryView& entry);
 
   StandbyStore& m_store;
+  format::MetadataPayload m_payload;  // the compact fast path's scratch, reused entry after entry
   std::uint64_t m_expected;
   ApplyCounters m_counters;
   model::Findings m_findings;
@@ -73,5 +74,7 @@ class OpLogApplier {
 
 // The standby form of a decoded PUT_END payload (absent compatible fields take their defaults).
 [[nodiscard]] StandbyObject standby_object_from(format::MetadataPayload payload);
+// The same, written over `object` in place (every field; the replicas' capacity is reused).
+void assign_standby_object(const format::MetadataPayload& payload, StandbyObject& object);
 
 }  // namespace moonquota::restore

@@ -90,15 +90,17 @@ void StandbyStore::add(std::uint32_t tenant, std::string_view key, std::uint32_t
 }
 
 void StandbyStore::put(std::string_view tenant, std::string_view key, StandbyObject object) {
+  upsert(tenant, key) = std::move(object);
+}
+
+StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
   const std::uint32_t t = intern(tenant);
   const std::uint32_t h = hash(t, key);
   std::size_t free_slot = k_not_found;
   const std::size_t slot = find_slot(t, key, h, &free_slot);
-  if (slot != k_not_found) {
-    m_entries[slot_entry(m_slots[slot])].object = std::move(object);
-    return;
-  }
-  add(t, key, h, free_slot, std::move(object));
+  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])].object;
+  add(t, key, h, free_slot, StandbyObject{});
+  return m_entries.back().object;
 }
 
 bool StandbyStore::insert_new(std::string_view tenant, std::string_view key, StandbyObject object) {

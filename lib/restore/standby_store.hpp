@@ -54,6 +54,9 @@ class StandbyStore {
   [[nodiscard]] static std::string object_key(std::string_view tenant, std::string_view key);
 
   void put(std::string_view tenant, std::string_view key, StandbyObject object);
+  // The object at (tenant, key), added default-constructed when absent, for the caller to overwrite
+  // in place (its replicas' capacity is reused). Valid until the next change of the map.
+  [[nodiscard]] StandbyObject& upsert(std::string_view tenant, std::string_view key);
   // false when (tenant, key) exists already (a bootstrap duplicate is a hard error).
   [[nodiscard]] bool insert_new(std::string_view tenant, std::string_view key, StandbyObject object);
   void erase(std::string_view tenant, std::string_view key);
