@@ -126,6 +126,128 @@ util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes, Pa
   return out;
 }
 
+namespace {
+
+// Bounds-checked little-endian reads for the fast path; false past the end.
+class CompactCursor {
+ public:
+  explicit CompactCursor(std::string_view bytes) : m_data(bytes.data()), m_left(bytes.size()) {}
+
+  bool u64(std::uint64_t& v) {
+    if (m_left < 8) return false;
+    v = 0;
+    for (unsigned i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(byte(i)) << (8 * i);
+    skip(8);
+    return true;
+  }
+  bool u32(std::uint32_t& v) {
+    if (m_left < 4) return false;
+    v = static_cast<std::uint32_t>(byte(0) | (byte(1) << 8) | (byte(2) << 16)) | (std::uint32_t{byte(3)} << 24);
+    skip(4);
+    return true;
+  }
+  bool u16(std::uint16_t& v) {
+    if (m_left < 2) return false;
+    v = static_cast<std::uint16_t>(byte(0) | (byte(1) << 8));
+    skip(2);
+    return true;
+  }
+  bool u8(std::uint8_t& v) {
+    if (m_left < 1) return false;
+    v = byte(0);
+    skip(1);
+    return true;
+  }
+  bool flag(bool& v) {  // a struct_pack bool: 0 or 1
+    std::uint8_t b = 0;
+    if (!u8(b) || b > 1) return false;
+    v = b == 1;
+    return true;
+  }
+  bool string(std::string& v) {  // 1-byte length
+    std::uint8_t n = 0;
+    if (!u8(n) || m_left < n) return false;
+    v.assign(m_data, n);
+    skip(n);
+    return true;
+  }
+  [[nodiscard]] std::size_t left() const { return m_left; }
+
+ private:
+  [[nodiscard]] unsigned byte(unsigned i) const { return static_cast<unsigned char>(m_data[i]); }
+  void skip(std::size_t n) {
+    m_data += n;
+    m_left -= n;
+  }
+
+  const char* m_data;
+  std::size_t m_left;
+};
+
+}  // namespace
+
+bool decode_compact_metadata_payload(std::string_view bytes, MetadataPayload& out, PayloadShape& shape) {
+  CompactCursor c(bytes);
+  std::uint32_t head = 0;
+  std::uint8_t meta = 0;
+  std::uint16_t total_len = 0;
+  if (!c.u32(head) || head != (k_metadata_payload_type_code | 1U) || !c.u8(meta) || meta != 0x01 || !c.u16(total_len) ||
+      total_len != bytes.size()) {
+    return false;
+  }
+  std::uint8_t n = 0;
+  if (!c.u64(out.client_first) || !c.u64(out.client_second) || !c.u64(out.size) || !c.u8(n)) return false;
+  out.replicas.resize(n);
+  for (PayloadReplica& r : out.replicas) {
+    if (!c.u64(r.id) || !c.u8(r.variant)) return false;
+    if (r.variant != payload_variant::memory && r.variant != payload_variant::nof) return false;
+    std::uint32_t status = 0;
+    if (!c.u64(r.buffer_size) || !c.u64(r.buffer_address) || !c.string(r.protocol) || !c.string(r.transport_endpoint) ||
+        !c.u32(status)) {
+      return false;
+    }
+    r.status = static_cast<std::int32_t>(status);
+    // The fields of the other variants, as a fresh descriptor holds them.
+    r.file_path.clear();
+    r.object_size = 0;
+    r.client_first = 0;
+    r.client_second = 0;
+    r.dfs_offset = 0;
+    r.dfs_aligned_size = 0;
+    r.dfs_shard_idx = 0;
+  }
+  // The compatible fields, each flagged; the general decoder reads them all since each starts
+  // before total_len (the buffer's end), and nothing may follow the last.
+  bool present = false;
+  if (!c.flag(present)) return false;
+  if (present) {
+    if (!out.group_id) out.group_id.emplace();
+    if (!c.string(*out.group_id)) return false;
+  } else {
+    out.group_id.reset();
+  }
+  if (!c.flag(present)) return false;
+  if (present) {
+    std::uint8_t type = 0;
+    if (!c.u8(type)) return false;
+    out.data_type = type;
+  } else {
+    out.data_type.reset();
+  }
+  if (!c.flag(present)) return false;
+  if (present) {
+    bool pinned = false;
+    if (!c.flag(pinned)) return false;
+    out.hard_pinned = pinned;
+  } else {
+    out.hard_pinned.reset();
+  }
+  if (c.left() != 0) return false;
+  shape.form = PayloadForm::compact;
+  shape.trailing_bytes = 0;
+  return true;
+}
+
 util::Result<SegmentMountOp> decode_segment_mount(std::string_view bytes, PayloadShape* shape) {
   StructPackReader r(bytes);
   StructPackHeader header;

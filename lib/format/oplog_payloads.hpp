@@ -92,6 +92,15 @@ struct PayloadShape {
 // Errors: corruption naming the field and byte offset.
 [[nodiscard]] util::Result<MetadataPayload> decode_metadata_payload(std::string_view bytes,
                                                                     PayloadShape* shape = nullptr);
+// The fast path of decode_metadata_payload for the one shape the writer produces for the common
+// PUT_END: compact form, hash_head with metainfo, metainfo 0x01 (a u16 total_len, 1-byte
+// lengths), memory or NoF replicas only, all three compatible fields flagged, total_len equal to
+// the buffer's size (no trailing bytes). Returns true with `out` and `shape` equal to what
+// decode_metadata_payload returns for `bytes` (it succeeds for every buffer this accepts); `out`
+// is overwritten in place, so its capacity (replicas, strings) is reused. Returns false for
+// anything else, leaving `out` unspecified: decode with decode_metadata_payload then.
+// OpLogPayloads.CompactFastPathMatchesTheGeneralDecoder and fuzz_oplog_decoders compare the two.
+[[nodiscard]] bool decode_compact_metadata_payload(std::string_view bytes, MetadataPayload& out, PayloadShape& shape);
 [[nodiscard]] util::Result<SegmentMountOp> decode_segment_mount(std::string_view bytes, PayloadShape* shape = nullptr);
 [[nodiscard]] util::Result<SegmentUnmountOp> decode_segment_unmount(std::string_view bytes,
                                                                     PayloadShape* shape = nullptr);

@@ -82,13 +82,14 @@ void audit_entries(const format::BatchRecord& batch, const std::string& key, OpL
 }
 
 // The form of an entry's payload when it decodes (as dump shows it); nothing for an entry
-// without a payload or one that does not decode.
-std::optional<format::PayloadForm> payload_form(const format::OpLogEntryView& e) {
+// without a payload or one that does not decode. `scratch`: the compact PUT_END fast path's.
+std::optional<format::PayloadForm> payload_form(const format::OpLogEntryView& e, format::MetadataPayload& scratch) {
   format::PayloadShape shape;
   bool decoded = false;
   switch (e.op_type) {
     case format::op_type::put_end:
-      decoded = !e.payload.empty() && format::decode_metadata_payload(e.payload, &shape).ok();
+      decoded = !e.payload.empty() && (format::decode_compact_metadata_payload(e.payload, scratch, shape) ||
+                                       format::decode_metadata_payload(e.payload, &shape).ok());
       break;
     case format::op_type::segment_mount:
     case format::op_type::segment_update: decoded = format::decode_segment_mount(e.payload, &shape).ok(); break;
@@ -226,7 +227,8 @@ util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
   OpLogSummary out;
   model::Findings ignored;
   std::string scratch;
-  format::BatchView batch;  // views into `value` and itself: used before either is reused
+  format::BatchView batch;          // views into `value` and itself: used before either is reused
+  format::MetadataPayload payload;  // payload_form's scratch
   for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
     const source::KeyValue& kv = keys.kvs[i];
     const auto cls = source::classify_oplog_key(std::string_view(kv.key).substr(keys.root.size()));
@@ -248,7 +250,7 @@ util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
       ++out.entries;
       ++out.entries_by_op[format::op_type::name(e.op_type)];
       ++out.entries_by_tenant[std::string(e.tenant_id)];
-      if (auto form = payload_form(e))
+      if (auto form = payload_form(e, payload))
         ++(*form == format::PayloadForm::compact ? out.compact_payloads : out.literal_payloads);
     }
   }

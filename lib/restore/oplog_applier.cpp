@@ -18,6 +18,22 @@ StandbyObject standby_object_from(format::MetadataPayload payload) {
   return o;
 }
 
+void assign_standby_object(const format::MetadataPayload& payload, StandbyObject& object) {
+  object.client_first = payload.client_first;
+  object.client_second = payload.client_second;
+  object.size = payload.size;
+  object.replicas = payload.replicas;
+  if (payload.group_id) {
+    object.group_id = *payload.group_id;
+  } else {
+    object.group_id.clear();
+  }
+  object.data_type = payload.data_type.value_or(0);
+  object.hard_pinned = payload.hard_pinned.value_or(false);
+  object.placeholder = false;
+  object.bootstrap_lease_timeout_ms = UINT64_MAX;
+}
+
 void OpLogApplier::note(model::Severity severity, const format::OpLogEntryView& entry, std::string message) {
   if (m_findings.size() >= k_max_findings) {
     ++m_dropped_findings;
@@ -35,6 +51,13 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
     return;
   }
   format::PayloadShape shape;
+  // The writer's compact shape (no findings, no trailing bytes), decoded into the scratch and
+  // copied over the stored object in place; anything else takes the general decoder below.
+  if (format::decode_compact_metadata_payload(entry.payload, m_payload, shape)) {
+    ++m_counters.compact_payloads;
+    assign_standby_object(m_payload, m_store.upsert(entry.tenant_id, entry.key));
+    return;
+  }
   auto payload = format::decode_metadata_payload(entry.payload, &shape);
   if (!payload.ok()) {
     ++m_counters.undecodable_placeholders;
@@ -86,6 +109,15 @@ void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {
   if (shape.trailing_bytes > 0) {
     ++m_counters.payloads_with_trailing_bytes;
     note(model::Severity::warning, entry, std::to_string(shape.trailing_bytes) + " trailing payload bytes ignored");
+  }
+}
+
+StandbyStore::Probe OpLogApplier::prefetch_slot(const format::OpLogEntryView& entry) const {
+  switch (entry.op_type) {
+    case format::op_type::put_end:
+    case format::op_type::put_revoke:
+    case format::op_type::remove: return m_store.prefetch_slot(entry.tenant_id, entry.key);
+    default: return {};
   }
 }
 

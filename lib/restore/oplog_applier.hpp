@@ -50,6 +50,11 @@ class OpLogApplier {
     return apply(format::view_of(entry), refusal);
   }
 
+  // Cache hints for `entry` (a PUT_END, PUT_REVOKE or REMOVE: the object map), given a few entries
+  // before it is applied; see StandbyStore::prefetch_slot. They change nothing.
+  [[nodiscard]] StandbyStore::Probe prefetch_slot(const format::OpLogEntryView& entry) const;
+  void prefetch_entry(StandbyStore::Probe probe) const { m_store.prefetch_entry(probe); }
+
   [[nodiscard]] std::uint64_t expected() const { return m_expected; }
   [[nodiscard]] const ApplyCounters& counters() const { return m_counters; }
   [[nodiscard]] model::Findings& findings() { return m_findings; }
@@ -60,6 +65,7 @@ class OpLogApplier {
   void apply_segment(const format::OpLogEntryView& entry);
 
   StandbyStore& m_store;
+  format::MetadataPayload m_payload;  // the compact fast path's scratch, reused entry after entry
   std::uint64_t m_expected;
   ApplyCounters m_counters;
   model::Findings m_findings;
@@ -68,5 +74,7 @@ class OpLogApplier {
 
 // The standby form of a decoded PUT_END payload (absent compatible fields take their defaults).
 [[nodiscard]] StandbyObject standby_object_from(format::MetadataPayload payload);
+// The same, written over `object` in place (every field; the replicas' capacity is reused).
+void assign_standby_object(const format::MetadataPayload& payload, StandbyObject& object);
 
 }  // namespace moonquota::restore

@@ -1,6 +1,7 @@
 #include "restore/oplog_replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "source/oplog_keys.hpp"
@@ -10,6 +11,11 @@ namespace moonquota::restore {
 namespace {
 
 using util::Status;
+
+// Look-ahead distances of the object map's cache hints (walk_batch), in entries.
+constexpr std::size_t k_slot_ahead = 8;
+constexpr std::size_t k_entry_ahead = 4;
+constexpr std::size_t k_probe_ring = 16;  // > k_slot_ahead
 
 Status fatal(const std::string& rule, const std::string& where, const std::string& message) {
   return Status::corruption(rule + ": " + where + ": " + message +
@@ -142,7 +148,19 @@ class Replayer {
                               " (missing head): tolerated only when a snapshot covers it"});
     }
     m_scanned_any = true;
-    for (const auto& entry : batch.entries) {
+    // The object map's slot of the entry k_slot_ahead ahead, and the entry of the one
+    // k_entry_ahead ahead, are loaded into the cache while this one is applied (hints only).
+    const auto& entries = batch.entries;
+    const std::size_t count = entries.size();
+    std::array<StandbyStore::Probe, k_probe_ring> probes;
+    for (std::size_t i = 0; i < std::min(count, k_slot_ahead); ++i) probes[i] = m_applier.prefetch_slot(entries[i]);
+    for (std::size_t i = 0; i < std::min(count, k_entry_ahead); ++i) m_applier.prefetch_entry(probes[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& entry = entries[i];
+      if (i + k_slot_ahead < count) {
+        probes[(i + k_slot_ahead) % k_probe_ring] = m_applier.prefetch_slot(entries[i + k_slot_ahead]);
+      }
+      if (i + k_entry_ahead < count) m_applier.prefetch_entry(probes[(i + k_entry_ahead) % k_probe_ring]);
       if (entry.sequence > prefix.last_seq) break;
       ++m_result.entries_seen;
       std::string refusal;

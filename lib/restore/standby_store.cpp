@@ -90,15 +90,17 @@ void StandbyStore::add(std::uint32_t tenant, std::string_view key, std::uint32_t
 }
 
 void StandbyStore::put(std::string_view tenant, std::string_view key, StandbyObject object) {
+  upsert(tenant, key) = std::move(object);
+}
+
+StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
   const std::uint32_t t = intern(tenant);
   const std::uint32_t h = hash(t, key);
   std::size_t free_slot = k_not_found;
   const std::size_t slot = find_slot(t, key, h, &free_slot);
-  if (slot != k_not_found) {
-    m_entries[slot_entry(m_slots[slot])].object = std::move(object);
-    return;
-  }
-  add(t, key, h, free_slot, std::move(object));
+  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])].object;
+  add(t, key, h, free_slot, StandbyObject{});
+  return m_entries.back().object;
 }
 
 bool StandbyStore::insert_new(std::string_view tenant, std::string_view key, StandbyObject object) {
@@ -115,6 +117,29 @@ const StandbyObject* StandbyStore::find(std::string_view tenant, std::string_vie
   if (t == k_no_tenant) return nullptr;
   const std::size_t slot = find_slot(t, key, hash(t, key), nullptr);
   return slot == k_not_found ? nullptr : &m_entries[slot_entry(m_slots[slot])].object;
+}
+
+StandbyStore::Probe StandbyStore::prefetch_slot(std::string_view tenant, std::string_view key) const {
+  Probe probe;
+  probe.tenant = tenant_id(tenant);
+  if (probe.tenant == k_no_tenant || m_slots.empty()) return Probe{};
+  probe.hash = hash(probe.tenant, key);
+  __builtin_prefetch(&m_slots[probe.hash & (m_slots.size() - 1)]);
+  return probe;
+}
+
+void StandbyStore::prefetch_entry(Probe probe) const {
+  if (probe.tenant == k_no_tenant || m_slots.empty()) return;
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t i = probe.hash & mask;; i = (i + 1) & mask) {
+    const std::uint64_t slot = m_slots[i];
+    if (slot == 0) return;
+    if (slot_hash(slot) == probe.hash) {
+      const auto* bytes = reinterpret_cast<const char*>(&m_entries[slot_entry(slot)]);
+      for (std::size_t line = 0; line < sizeof(StandbyEntry); line += 64) __builtin_prefetch(bytes + line);
+      return;
+    }
+  }
 }
 
 // Backward-shift deletion: every slot of the run after the hole that may live in it moves up, so

@@ -54,12 +54,26 @@ class StandbyStore {
   [[nodiscard]] static std::string object_key(std::string_view tenant, std::string_view key);
 
   void put(std::string_view tenant, std::string_view key, StandbyObject object);
+  // The object at (tenant, key), added default-constructed when absent, for the caller to overwrite
+  // in place (its replicas' capacity is reused). Valid until the next change of the map.
+  [[nodiscard]] StandbyObject& upsert(std::string_view tenant, std::string_view key);
   // false when (tenant, key) exists already (a bootstrap duplicate is a hard error).
   [[nodiscard]] bool insert_new(std::string_view tenant, std::string_view key, StandbyObject object);
   void erase(std::string_view tenant, std::string_view key);
   void clear();
 
   [[nodiscard]] const StandbyObject* find(std::string_view tenant, std::string_view key) const;
+
+  // Cache hints for a put or erase a few entries ahead; they change nothing. The replay looks
+  // ahead in a decoded batch: `prefetch_slot` starts loading the slot that (tenant, key) hashes to
+  // and returns the probe; some entries later `prefetch_entry` walks that (by then cached) slot run
+  // and starts loading the entry whose hash matches, so that the put or erase finds both in cache.
+  struct Probe {
+    std::uint32_t tenant = UINT32_MAX;  // UINT32_MAX: a tenant never seen (nothing to load)
+    std::uint32_t hash = 0;
+  };
+  [[nodiscard]] Probe prefetch_slot(std::string_view tenant, std::string_view key) const;
+  void prefetch_entry(Probe probe) const;
   [[nodiscard]] std::size_t size() const { return m_entries.size(); }
   [[nodiscard]] bool empty() const { return m_entries.empty(); }
   // Every object, in no particular order (an erase moves the last entry into the hole).

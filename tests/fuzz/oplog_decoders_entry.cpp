@@ -71,8 +71,16 @@ void prefix(std::string_view in) {
 }
 
 void put_end(std::string_view in) {
-  auto p = format::decode_metadata_payload(in);
+  format::PayloadShape shape;
+  auto p = format::decode_metadata_payload(in, &shape);
   check_error(p);
+  // The compact fast path: whatever it accepts, the general decoder accepts with the same value
+  // and shape. `reused` keeps the previous input's value (stale fields and capacity).
+  static format::MetadataPayload reused;
+  format::PayloadShape fast_shape;
+  if (format::decode_compact_metadata_payload(in, reused, fast_shape)) {
+    check(p.ok() && *p == reused && shape.form == fast_shape.form && shape.trailing_bytes == fast_shape.trailing_bytes);
+  }
   if (!p.ok()) return;
   for (auto form : {format::PayloadForm::compact, format::PayloadForm::type_literal}) {
     auto round = format::decode_metadata_payload(format::encode_metadata_payload(*p, form));

@@ -151,6 +151,109 @@ TEST(OpLogPayloads, CompatFieldsBeyondTheBufferReadAsAbsent) {
   EXPECT_EQ(shape.trailing_bytes, 3u);
 }
 
+// The fast path against the general decoder: whatever it accepts, the general decoder accepts with
+// the same value and shape. `reused` carries the previous input's value (stale fields, capacity).
+void expect_fast_path_agrees(std::string_view bytes, MetadataPayload& reused, std::size_t& accepted) {
+  PayloadShape fast_shape;
+  if (!decode_compact_metadata_payload(bytes, reused, fast_shape)) return;
+  ++accepted;
+  PayloadShape shape;
+  auto general = decode_metadata_payload(bytes, &shape);
+  ASSERT_TRUE(general.ok()) << general.status().message();
+  EXPECT_TRUE(*general == reused);
+  EXPECT_EQ(shape.form, fast_shape.form);
+  EXPECT_EQ(shape.trailing_bytes, fast_shape.trailing_bytes);
+}
+
+std::vector<MetadataPayload> fast_path_payloads() {
+  std::vector<MetadataPayload> out;
+  out.push_back(worked_put_end());
+  MetadataPayload none = worked_put_end();
+  none.replicas.clear();
+  none.group_id = "group-7";
+  none.data_type.reset();
+  none.hard_pinned = true;
+  out.push_back(none);
+  MetadataPayload two = worked_put_end();
+  PayloadReplica nof = two.replicas.front();
+  nof.id = 13;
+  nof.variant = payload_variant::nof;
+  nof.protocol = "rdma";
+  nof.transport_endpoint = "a-very-long-endpoint-name.example:17812";
+  nof.status = -2;
+  two.replicas.push_back(nof);
+  two.group_id.reset();
+  two.data_type = 255;
+  two.hard_pinned.reset();
+  out.push_back(two);
+  MetadataPayload disk = worked_put_end();  // a disk replica: the general decoder's only
+  PayloadReplica d;
+  d.id = 14;
+  d.variant = payload_variant::disk;
+  d.file_path = "/mnt/f";
+  d.object_size = 4096;
+  disk.replicas.push_back(d);
+  out.push_back(disk);
+  MetadataPayload wide = worked_put_end();  // 2-byte lengths: the general decoder's only
+  wide.group_id = std::string(300, 'g');
+  out.push_back(wide);
+  return out;
+}
+
+TEST(OpLogPayloads, CompactFastPathMatchesTheGeneralDecoder) {
+  const auto payloads = fast_path_payloads();
+  MetadataPayload reused;
+  std::size_t accepted = 0;
+  // The writer's shape is taken; type-literal, disk replicas and 2-byte lengths are not.
+  for (std::size_t i = 0; i < payloads.size(); ++i) {
+    PayloadShape shape;
+    EXPECT_EQ(
+        decode_compact_metadata_payload(encode_metadata_payload(payloads[i], PayloadForm::compact), reused, shape),
+        i < 3)
+        << i;
+    EXPECT_FALSE(decode_compact_metadata_payload(encode_metadata_payload(payloads[i], PayloadForm::type_literal),
+                                                 reused, shape));
+  }
+  // Every truncation, every byte changed to each of 11 values, one byte appended, total_len fixed
+  // up or not, on every payload in both forms; the previous input's value is reused throughout.
+  std::mt19937_64 random(15);
+  for (const auto& payload : payloads) {
+    for (auto form : {PayloadForm::compact, PayloadForm::type_literal}) {
+      const std::string bytes = encode_metadata_payload(payload, form);
+      for (std::size_t cut = 0; cut <= bytes.size(); ++cut) {
+        expect_fast_path_agrees(bytes.substr(0, cut), reused, accepted);
+        std::string fixed = bytes.substr(0, cut);
+        if (fixed.size() >= 7)
+          fixed[5] = static_cast<char>(fixed.size()), fixed[6] = static_cast<char>(fixed.size() >> 8);
+        expect_fast_path_agrees(fixed, reused, accepted);
+      }
+      for (std::size_t at = 0; at < bytes.size(); ++at) {
+        const auto b = static_cast<unsigned char>(bytes[at]);
+        for (unsigned v : {0U, 1U, 2U, 3U, 4U, 5U, 0x7fU, 0x80U, 0xffU, (b + 1) & 0xffU, (b + 0xffU) & 0xffU}) {
+          std::string mutated = bytes;
+          mutated[at] = static_cast<char>(v);
+          expect_fast_path_agrees(mutated, reused, accepted);
+        }
+      }
+      for (char extra : {'\0', '\1', 'x'}) {
+        std::string longer = bytes + extra;
+        expect_fast_path_agrees(longer, reused, accepted);
+        longer[5] = static_cast<char>(longer.size());
+        longer[6] = static_cast<char>(longer.size() >> 8);
+        expect_fast_path_agrees(longer, reused, accepted);
+      }
+      for (int k = 0; k < 2000; ++k) {  // a few random bytes changed at once
+        std::string mutated = bytes;
+        const int flips = 1 + static_cast<int>(random() % 3);
+        for (int f = 0; f < flips; ++f) mutated[random() % mutated.size()] = static_cast<char>(random());
+        expect_fast_path_agrees(mutated, reused, accepted);
+      }
+    }
+  }
+  // Many mutants stay in the accepted shape (data bytes, statuses, flags 0/1): the test compares.
+  EXPECT_GT(accepted, 1000u);
+}
+
 TEST(OpLogBase64, CanonicalRoundTripOnly) {
   EXPECT_EQ(base64_decode_canonical("").value(), "");
   EXPECT_EQ(base64_decode_canonical("YWJj").value(), "abc");
