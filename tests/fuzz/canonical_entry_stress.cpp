@@ -5,24 +5,16 @@
 // with the shard on the first difference; prints the count when done.
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "fuzz/canonical_entry_entry.hpp"
+#include "fuzz/stress_driver.hpp"
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: canonical-entry-stress N [SEED]\n");
-    return 2;
-  }
-  const unsigned long long n = std::strtoull(argv[1], nullptr, 10);
-  std::uint64_t state = argc > 2 ? std::strtoull(argv[2], nullptr, 10) | 1 : 0x9e3779b97f4a7c15ULL;
-  auto next = [&] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
+  moonquota::fuzz::StressRun run;
+  if (!moonquota::fuzz::parse_stress_run(argc, argv, "canonical-entry-stress", run)) return 2;
+  const unsigned long long n = run.inputs;
+  auto next = [&] { return run.next(); };
   std::string input;
   std::string gen;
   for (unsigned long long i = 0; i < n; ++i) {

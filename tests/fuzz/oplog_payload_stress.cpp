@@ -7,26 +7,18 @@
 // one input in eight is cut short. Aborts on the first difference; prints the count when done.
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "format/oplog_payloads.hpp"
 #include "fuzz/oplog_decoders_entry.hpp"
+#include "fuzz/stress_driver.hpp"
 
 int main(int argc, char** argv) {
   namespace format = moonquota::format;
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: oplog-payload-stress N [SEED]\n");
-    return 2;
-  }
-  const unsigned long long n = std::strtoull(argv[1], nullptr, 10);
-  std::uint64_t state = argc > 2 ? std::strtoull(argv[2], nullptr, 10) | 1 : 0x9e3779b97f4a7c15ULL;
-  auto next = [&] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
+  moonquota::fuzz::StressRun run;
+  if (!moonquota::fuzz::parse_stress_run(argc, argv, "oplog-payload-stress", run)) return 2;
+  const unsigned long long n = run.inputs;
+  auto next = [&] { return run.next(); };
   auto text = [&] {
     std::string s(next() % 21, '\0');
     for (char& c : s) c = static_cast<char>(next() % 4 == 0 ? next() : 'a' + next() % 26);

@@ -177,20 +177,28 @@ util::Result<restore::ScannedSnapshot> scan_sample_segments() {
   return restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
 }
 
+// A MEMORY replica of 100 bytes on `segment_key` at `address` with the handle {address, 100,
+// offset, node}.
+format::ReplicaView handle_replica(std::uint64_t id, std::string_view segment_key, std::uint64_t address,
+                                   std::uint32_t offset, std::uint32_t node) {
+  format::ReplicaView r;
+  r.type = model::replica_type::memory;
+  r.id = id;
+  r.segment_id = segment_key;
+  r.mem_size = 100;
+  r.mem_address = address;
+  r.has_offset_handle = true;
+  r.handle = {address, 100, offset, node};
+  return r;
+}
+
 TEST(AllocatorIndex, HandleChecks) {
   auto snap = scan_sample_segments();
   ASSERT_TRUE(snap.ok()) << snap.status().message();
   const auto seg = snap->segments.mounted.front();
   const std::uint32_t capacity = seg.allocator->offset.core.current_capacity;
   AllocatorIndex index(snap->segments);
-  format::ReplicaView r;
-  r.type = model::replica_type::memory;
-  r.id = 42;
-  r.segment_id = seg.map_key;
-  r.mem_size = 100;
-  r.mem_address = seg.base;
-  r.has_offset_handle = true;
-  r.handle = {seg.base, 100, 0, capacity + 5};
+  format::ReplicaView r = handle_replica(42, seg.map_key, seg.base, 0, capacity + 5);
   FindingCollector out;
   VerifyFinding proto;
   proto.shard = 1;
@@ -249,14 +257,7 @@ TEST(AllocatorIndex, PackedOffsetsMatchTheNodeTables) {
   std::uint32_t stored = 0;
   for (int i = 4; i >= 1; --i) stored = (stored << 8) | static_cast<unsigned char>(nodes[used * 25 + i]);
   AllocatorIndex index(snap->segments);
-  format::ReplicaView r;
-  r.type = model::replica_type::memory;
-  r.id = 9;
-  r.segment_id = seg.map_key;
-  r.mem_size = 100;
-  r.mem_address = seg.base;
-  r.has_offset_handle = true;
-  r.handle = {seg.base, 100, stored + 1, static_cast<std::uint32_t>(used)};
+  format::ReplicaView r = handle_replica(9, seg.map_key, seg.base, stored + 1, static_cast<std::uint32_t>(used));
   FindingCollector out;
   index.check_replica(r, 100, VerifyFinding{}, out);
   bool named = false;
@@ -331,14 +332,7 @@ TEST(AllocatorIndex, MultiplierBitsTooWideIsAFindingNotAShift) {
   const std::string key = seg.map_key;
   const std::uint64_t base = seg.base;
   AllocatorIndex index(snap->segments);
-  format::ReplicaView r;
-  r.type = model::replica_type::memory;
-  r.id = 7;
-  r.segment_id = key;
-  r.mem_size = 100;
-  r.mem_address = base + 4096;
-  r.has_offset_handle = true;
-  r.handle = {base + 4096, 100, 12345, 0};
+  const format::ReplicaView r = handle_replica(7, key, base + 4096, 12345, 0);
   FindingCollector out;
   index.check_replica(r, 100, VerifyFinding{}, out);
   index.check_totals(out);
