@@ -1,30 +1,24 @@
 #include "restore/oplog_applier.hpp"
 
+#include <utility>
+
 namespace moonquota::restore {
 
 namespace {
+
 constexpr std::size_t k_max_findings = 1000;
-}  // namespace
 
-StandbyObject standby_object_from(format::MetadataPayload payload) {
-  StandbyObject o;
-  o.client_first = payload.client_first;
-  o.client_second = payload.client_second;
-  o.size = payload.size;
-  o.replicas = std::move(payload.replicas);
-  o.group_id = payload.group_id.value_or("");
-  o.data_type = payload.data_type.value_or(0);
-  o.hard_pinned = payload.hard_pinned.value_or(false);
-  return o;
-}
-
-void assign_standby_object(const format::MetadataPayload& payload, StandbyObject& object) {
+// The standby form of a decoded PUT_END payload, written over `object` in place: every field
+// (absent compatible fields take their defaults). An rvalue payload's replicas and group id are
+// moved; an lvalue's are copied into the capacity `object` already has.
+template <typename Payload>
+void store_payload(Payload&& payload, StandbyObject& object) {
   object.client_first = payload.client_first;
   object.client_second = payload.client_second;
   object.size = payload.size;
-  object.replicas = payload.replicas;
+  object.replicas = std::forward<Payload>(payload).replicas;
   if (payload.group_id) {
-    object.group_id = *payload.group_id;
+    object.group_id = *std::forward<Payload>(payload).group_id;
   } else {
     object.group_id.clear();
   }
@@ -33,6 +27,8 @@ void assign_standby_object(const format::MetadataPayload& payload, StandbyObject
   object.placeholder = false;
   object.bootstrap_lease_timeout_ms = UINT64_MAX;
 }
+
+}  // namespace
 
 void OpLogApplier::note(model::Severity severity, const format::OpLogEntryView& entry, std::string message) {
   if (m_findings.size() >= k_max_findings) {
@@ -55,7 +51,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
   // copied over the stored object in place; anything else takes the general decoder below.
   if (format::decode_compact_metadata_payload(entry.payload, m_payload, shape)) {
     ++m_counters.compact_payloads;
-    assign_standby_object(m_payload, m_store.upsert(entry.tenant_id, entry.key));
+    store_payload(m_payload, m_store.upsert(entry.tenant_id, entry.key));
     return;
   }
   auto payload = format::decode_metadata_payload(entry.payload, &shape);
@@ -74,7 +70,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
     ++m_counters.payloads_with_trailing_bytes;
     note(model::Severity::warning, entry, std::to_string(shape.trailing_bytes) + " trailing payload bytes ignored");
   }
-  m_store.put(entry.tenant_id, entry.key, standby_object_from(std::move(payload).value()));
+  store_payload(std::move(payload).value(), m_store.upsert(entry.tenant_id, entry.key));
 }
 
 void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {

@@ -72,9 +72,4 @@ class OpLogApplier {
   std::uint64_t m_dropped_findings = 0;
 };
 
-// The standby form of a decoded PUT_END payload (absent compatible fields take their defaults).
-[[nodiscard]] StandbyObject standby_object_from(format::MetadataPayload payload);
-// The same, written over `object` in place (every field; the replicas' capacity is reused).
-void assign_standby_object(const format::MetadataPayload& payload, StandbyObject& object);
-
 }  // namespace moonquota::restore
