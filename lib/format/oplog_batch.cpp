@@ -302,7 +302,8 @@ util::Result<BatchRecord> decode_batch_record(std::string_view text, const std::
                                               model::Findings& findings) {
   BatchView view;
   if (decode_canonical_batch(text, key, findings, view)) {
-    BatchRecord batch{view.batch_id, view.first_seq, view.last_seq, view.checksum, {}};
+    BatchRecord batch;
+    static_cast<BatchHeader&>(batch) = view;
     batch.entries.resize(view.entries.size());
     for (std::size_t i = 0; i < view.entries.size(); ++i) {
       const OpLogEntryView& e = view.entries[i];
@@ -325,10 +326,7 @@ util::Status decode_batch_view(std::string_view text, const std::string& key, mo
   }();
   if (!record.ok()) return record.status();
   out.fallback = std::move(record).value();
-  out.batch_id = out.fallback.batch_id;
-  out.first_seq = out.fallback.first_seq;
-  out.last_seq = out.fallback.last_seq;
-  out.checksum = out.fallback.checksum;
+  static_cast<BatchHeader&>(out) = out.fallback;
   out.entries.clear();
   out.entries.reserve(out.fallback.entries.size());
   for (const OpLogEntry& e : out.fallback.entries) out.entries.push_back(view_of(e));

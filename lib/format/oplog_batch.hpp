@@ -43,11 +43,15 @@ struct OpLogEntry {
   std::string payload;    // decoded bytes
 };
 
-struct BatchRecord {
+// What a batch record says of itself beside its entries.
+struct BatchHeader {
   std::uint64_t batch_id = 0;
   std::uint64_t first_seq = 0;
   std::uint64_t last_seq = 0;
   std::uint32_t checksum = 0;
+};
+
+struct BatchRecord : BatchHeader {
   std::vector<OpLogEntry> entries;
 };
 
@@ -68,11 +72,7 @@ struct OpLogEntryView {
 // A decoded batch whose entries are views. They stay valid while the text given to
 // decode_batch_view lives and this BatchView is neither destroyed nor reused; a caller that keeps
 // a tenant, key or payload copies it.
-struct BatchView {
-  std::uint64_t batch_id = 0;
-  std::uint64_t first_seq = 0;
-  std::uint64_t last_seq = 0;
-  std::uint32_t checksum = 0;
+struct BatchView : BatchHeader {
   std::vector<OpLogEntryView> entries;
   std::string payloads;  // every decoded payload of the batch, one after the other
   BatchRecord fallback;  // the jsoncpp path's result, when that path decoded the record
