@@ -127,6 +127,12 @@ bool CanonicalEntryDecoder::valid_client(std::string_view text) {
 bool CanonicalEntryDecoder::usable_segment(std::string_view text, ObjectView& cache) {
   const std::size_t slot = slot_of(text);
   if (m_segment_set[slot] && same_bytes(m_recent[slot].key, text)) return m_recent[slot].usable;
+  if (m_speculation != nullptr) {
+    m_speculation->remember(text);
+    m_recent[slot] = {text, true};
+    m_segment_set[slot] = true;
+    return true;
+  }
   std::optional<util::Uuid> uuid;
   if (const util::Uuid* recent = cache.segment_uuids.find(text)) {
     uuid = *recent;
@@ -235,6 +241,25 @@ bool CanonicalEntryDecoder::replica(ReplicaView& r, ObjectView& cache) {
   if (has_checksum) out.checksum = checksum;
   out.layout_version = static_cast<int>(len - n - 6);
   end = static_cast<std::size_t>(m_p - reinterpret_cast<const unsigned char*>(raw.data()));
+  return true;
+}
+
+bool segment_usable(const SegmentTable& segments, std::string_view text) {
+  std::optional<util::Uuid> uuid;
+  if (const util::Uuid* known = segments.find_key(text)) {
+    uuid = *known;
+  } else {
+    uuid = util::parse_uuid_lenient(text);
+  }
+  if (!uuid || uuid->is_zero()) return false;
+  const SegmentUsability* seg = segments.find(*uuid);
+  return seg != nullptr && seg->status == model::segment_status::ok && seg->has_allocator;
+}
+
+bool SegmentSpeculation::holds_under(const SegmentTable& segments) const {
+  for (const auto& id : m_ids) {
+    if (!segment_usable(segments, id)) return false;
+  }
   return true;
 }
 

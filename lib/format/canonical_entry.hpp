@@ -20,7 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "format/object_decoder.hpp"
 
@@ -44,11 +46,42 @@ namespace moonquota::format {
   return load(a.data() + n - 8) == load(b.data() + n - 8);
 }
 
+// Whether a MEMORY replica on segment `text` decodes under `segments`: a valid, non-zero UUID (the
+// table's own key text, or parsed) of an OK segment with an allocator. The one rule behind the
+// canonical reader's check and SegmentSpeculation's verdict.
+[[nodiscard]] bool segment_usable(const SegmentTable& segments, std::string_view text);
+
+// Decoding shards before the segment table is known (the restore reads the segments payload and
+// the metadata shards at the same time): the canonical reader takes every MEMORY segment as
+// usable and remembers each segment id it did so for. Such a decode equals the decode under the
+// real table exactly when every remembered id is usable there (segment_usable); the segment table
+// is the only input of the canonical reader that the speculation replaces. An entry that leaves
+// the canonical path needs the real table (the general decoder's skips depend on it):
+// decode_shard then stops and sets needs_table.
+class SegmentSpeculation {
+ public:
+  void remember(std::string_view segment_id) {
+    if (m_ids.find(segment_id) == m_ids.end()) m_ids.emplace(segment_id);
+  }
+  // Whether every remembered id is usable under `segments`.
+  [[nodiscard]] bool holds_under(const SegmentTable& segments) const;
+  [[nodiscard]] std::size_t remembered() const { return m_ids.size(); }
+  bool needs_table = false;
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> m_ids;
+};
+
 // One decoder per decompressed shard: it remembers, as views into that shard, the segment ids and
 // client ids it has already checked.
 class CanonicalEntryDecoder {
  public:
-  explicit CanonicalEntryDecoder(const SegmentTable& segments) : m_segments(segments) {}
+  explicit CanonicalEntryDecoder(const SegmentTable& segments, SegmentSpeculation* speculation = nullptr)
+      : m_segments(segments), m_speculation(speculation) {}
 
   // Decodes the entry at `pos` of `raw` into `out`; on success sets `end` to the position after it.
   // false: not the canonical layout, or an entry the general decoder would not decode without a
@@ -76,6 +109,7 @@ class CanonicalEntryDecoder {
   bool replica(ReplicaView& r, ObjectView& cache);
 
   const SegmentTable& m_segments;
+  SegmentSpeculation* m_speculation;  // set: `m_segments` is not consulted (see SegmentSpeculation)
   const unsigned char* m_p = nullptr;
   const unsigned char* m_end = nullptr;
   // Segment ids seen in this shard (views into it) and whether a replica on them decodes, and

@@ -337,6 +337,7 @@ util::Result<MetadataFileInfo> MetadataScanner::run() {
       std::string bytes;
       std::uint64_t base = m_file.offset();
       status = read_value(&bytes, m_options.max_value_bytes);
+      if (status.ok() && m_options.before_segment_table_use) status = m_options.before_segment_table_use();
       if (status.ok()) status = decode_discarded(bytes, base);
     } else if (name == "replica_next_id") {
       seen_next_id = true;

@@ -32,6 +32,10 @@ struct MetadataScanOptions {
   // only their locations are recorded (MetadataFileInfo::shard_blobs), for readers that fetch
   // shards themselves (snapshot-inspect diff).
   bool decode_shards = true;
+  // Called (on the calling thread) before "discarded_replicas" is decoded, the one top-level
+  // value that reads the segment table: a reader that fills the table while the shards are read
+  // waits for it here. An error stops the scan with that error.
+  std::function<util::Status()> before_segment_table_use;
 };
 
 // Called once per shard blob, on a worker thread. `sequence` is the blob's position among the

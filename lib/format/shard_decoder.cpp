@@ -69,7 +69,8 @@ util::Result<std::uint32_t> open_entry_array(ValueReader& values, std::uint32_t 
 }  // namespace
 
 util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const SegmentTable& segments,
-                          ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings, DecodePath path) {
+                          ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings, DecodePath path,
+                          SegmentSpeculation* speculation) {
   MsgpackReader reader(raw);
   ValueReader values(reader);
   std::uint32_t pairs_after = 0;
@@ -80,7 +81,7 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
   entry.object = &scratch;
   ObjectDecodeResult result;
   entry.result = &result;
-  CanonicalEntryDecoder canonical(segments);
+  CanonicalEntryDecoder canonical(segments, speculation);
   std::string_view last_tenant;
   const bool try_canonical = path == DecodePath::canonical_first;
   for (std::uint64_t i = 0; i < *count; ++i) {
@@ -97,6 +98,10 @@ util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const
       result.nof_replica = false;
       visitor.on_entry(entry);
       continue;
+    }
+    if (speculation != nullptr) {  // the general decoder needs the real segment table
+      speculation->needs_table = true;
+      return {};
     }
     MpHeader h;
     if (!values.header(h)) return reject(shard_index, values.error());

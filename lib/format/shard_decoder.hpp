@@ -45,8 +45,13 @@ enum class DecodePath { canonical_first, general_only };
 // about one entry, the entry index: skipped objects, legacy 2-element entries, NOF replicas and
 // ObjectMetadata layouts before v4 (entry), ambiguous skips (entry), extra map keys and trailing
 // bytes (shard only).
+// With `speculation` (canonical_first only), MEMORY segments are not looked up in `segments` but
+// taken as usable and remembered (SegmentSpeculation); at the first entry that is not read by the
+// canonical path the walk stops with speculation->needs_table set and an OK status: the shard
+// must then be decoded again with the real table (the visitor has seen part of it).
 [[nodiscard]] util::Status decode_shard(std::string_view raw, std::uint32_t shard_index, const SegmentTable& segments,
                                         ObjectView& scratch, ShardVisitor& visitor, model::Findings& findings,
-                                        DecodePath path = DecodePath::canonical_first);
+                                        DecodePath path = DecodePath::canonical_first,
+                                        SegmentSpeculation* speculation = nullptr);
 
 }  // namespace moonquota::format

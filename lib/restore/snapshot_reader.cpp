@@ -6,6 +6,7 @@
 #include "format/manifest.hpp"
 #include "format/segments_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
+#include "restore/segments_load.hpp"
 #include "restore/shard_tally.hpp"
 #include "restore/upsert_match.hpp"
 #include "source/embedded_catalog.hpp"
@@ -158,6 +159,14 @@ void apply_segment_rule(ScannedSnapshot& snap) {
   }
 }
 
+// Whether the segments payload may be read while the shards are (ScanOptions::overlap_segments):
+// nothing may need the payload before the first shard, and one thread means one thread.
+bool overlap_possible(const ScanOptions& options, const std::vector<ShardAnalyzer*>& analyzers) {
+  if (!options.overlap_segments || !options.decode_shards || analyzers.size() < 2) return false;
+  if (options.keep_allocator_blobs || options.on_node_tables || options.on_segments) return false;
+  return std::all_of(analyzers.begin(), analyzers.end(), [](const ShardAnalyzer* a) { return a == nullptr; });
+}
+
 struct ShardSlot {
   std::uint64_t sequence = 0;
   ShardTally tally;
@@ -189,18 +198,46 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   snap.snapshot_dir = snapshot_dir;
   MQ_RETURN_IF_ERROR(stat_files(snap));
   MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap, options));
-  MQ_RETURN_IF_ERROR(load_segments(snap, options));
 
   const bool restore_model = options.rules == ReadRules::master;
   const unsigned threads = std::max<unsigned>(1, static_cast<unsigned>(analyzers.size()));
+  const bool overlap = overlap_possible(options, analyzers);
+  // With the overlap, the segments payload is loaded meanwhile (its fields of `snap` are written
+  // by its thread only until wait()); without it, before the first shard.
+  std::optional<SegmentsLoad> segments_load;
+  if (overlap) {
+    segments_load.emplace([&snap, &options](model::Findings& findings) {
+      ScannedSnapshot side;
+      side.snapshot_dir = snap.snapshot_dir;
+      Status s = load_segments(side, options);
+      findings = std::move(side.findings);
+      if (s.ok()) {
+        snap.segments = std::move(side.segments);
+        snap.segments_raw_bytes = side.segments_raw_bytes;
+        snap.segment_table = std::move(side.segment_table);
+      }
+      return s;
+    });
+  } else {
+    MQ_RETURN_IF_ERROR(load_segments(snap, options));
+  }
+  // The shards' decode waits for a failed load only to stop: its error is the one returned.
+  auto await_segments = [&]() -> Status {
+    if (!segments_load || segments_load->wait().ok()) return {};
+    return Status::internal("the segments payload could not be loaded");
+  };
+
   std::vector<format::ObjectView> views(threads);
   std::vector<ShardTallyBuilder> builders(threads);
   std::vector<model::Findings> worker_findings(threads);
+  std::vector<format::SegmentSpeculation> speculations(threads);
   std::vector<std::optional<ShardSlot>> slots(util::k_metadata_shards);
   std::mutex mutex;
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> shards_done{0};
   std::atomic<std::uint64_t> entries{0};
+  std::atomic<std::uint64_t> speculative_shards{0};
+  std::atomic<std::uint64_t> redecoded_shards{0};
   format::ShardHandler handler = [&](unsigned worker, std::uint32_t shard, std::uint64_t sequence,
                                      std::string_view bytes) -> Status {
     if (stop.load()) return Status::internal("scan stopped");
@@ -208,17 +245,35 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
     const ShardContext context{shard, sequence, bytes};
     if (analyzer != nullptr) analyzer->begin_shard(context);
     builders[worker].reset();
-    TeeVisitor tee(restore_model ? &builders[worker] : nullptr, analyzer);
     model::Findings& findings = worker_findings[worker];
     const std::size_t before = findings.size();
-    MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, snap.segment_table, views[worker], tee, findings));
+    std::optional<TeeVisitor> tee;
+    tee.emplace(restore_model ? &builders[worker] : nullptr, analyzer);
+    bool decoded = false;
+    if (segments_load && (options.speculate_every_shard || !segments_load->ready())) {
+      format::SegmentSpeculation& speculation = speculations[worker];
+      speculation.needs_table = false;
+      Status s = format::decode_shard(bytes, shard, snap.segment_table, views[worker], *tee, findings,
+                                      format::DecodePath::canonical_first, &speculation);
+      decoded = s.ok() && !speculation.needs_table;
+      (decoded ? speculative_shards : redecoded_shards).fetch_add(1);
+      if (!decoded) {  // decoded again below with the real table, from the shard's first entry
+        findings.resize(before);
+        builders[worker].reset();
+        tee.emplace(restore_model ? &builders[worker] : nullptr, analyzer);
+      }
+    }
+    if (!decoded) {
+      MQ_RETURN_IF_ERROR(await_segments());
+      MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, snap.segment_table, views[worker], *tee, findings));
+    }
     ShardSlot slot;
     slot.sequence = sequence;
     if (restore_model)
       builders[worker].finish(shard, options.charge_model, options.restore_time_ms, slot.tally, findings,
                               options.lease_model);
     if (findings.size() > k_findings_per_worker) findings.resize(std::max(before, k_findings_per_worker));
-    const std::uint64_t seen = tee.entries();
+    const std::uint64_t seen = tee->entries();
     const std::uint64_t total = entries.fetch_add(seen) + seen;
     {
       std::lock_guard lock(mutex);
@@ -237,12 +292,38 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   scan_options.max_shard_bytes = options.max_payload_bytes;
   scan_options.max_value_bytes = options.max_payload_bytes;
   scan_options.decode_shards = options.decode_shards;
+  scan_options.before_segment_table_use = await_segments;
+  model::Findings metadata_findings;
+  util::Result<format::MetadataFileInfo> info = Status::internal("metadata not read");
   source::ObjectStore& store = source::object_store_for(snapshot_dir);
-  MQ_ASSIGN_OR_RETURN(auto metadata_file, store.open(source::join_key(snapshot_dir, "metadata")));
-  auto info = format::scan_metadata(*metadata_file, snap.segment_table, scan_options, handler, snap.findings);
+  auto metadata_file = store.open(source::join_key(snapshot_dir, "metadata"));
+  if (metadata_file.ok()) {
+    info = format::scan_metadata(**metadata_file, snap.segment_table, scan_options, handler, metadata_findings);
+  }
+  if (segments_load) {
+    // The load's error comes first, as when the payload was read before the shards.
+    MQ_RETURN_IF_ERROR(segments_load->wait());
+    for (auto& f : segments_load->take_findings()) snap.findings.push_back(std::move(f));
+  }
+  if (!metadata_file.ok()) return metadata_file.status();
   if (!info.ok() && !stop.load()) return info.status();
+  if (overlap) {
+    for (const auto& speculation : speculations) {
+      if (speculation.holds_under(snap.segment_table)) continue;
+      // An object names a segment the table does not make usable: read again, table first.
+      ScanOptions again = options;
+      again.overlap_segments = false;
+      auto second = scan_snapshot(snapshot_dir, snapshot_id, again, analyzers);
+      if (second.ok()) {
+        second->overlap = {speculative_shards.load(), redecoded_shards.load(), true};
+      }
+      return second;
+    }
+  }
+  for (auto& f : metadata_findings) snap.findings.push_back(std::move(f));
   snap.stopped_early = stop.load();
   snap.shards_decoded = options.decode_shards;
+  snap.overlap = {speculative_shards.load(), redecoded_shards.load(), false};
   if (info.ok()) snap.metadata = std::move(info).value();
   snap.entries = entries.load();
   for (auto& f : worker_findings) {

@@ -76,6 +76,15 @@ struct ScanOptions {
   bool descriptor_finding = true;
   // Called once with the decoded `segments` payload, before the first shard is decoded.
   std::function<void(const model::SegmentsPayload&)> on_segments;
+  // Read the segments payload on a thread of its own while the shards are read and decoded
+  // (format::SegmentSpeculation), when nothing needs the payload before the first shard (no
+  // analyzer, no on_segments / on_node_tables, no kept allocator blobs) and threads > 1. The
+  // result is the same either way; a store whose objects name a segment the table does not make
+  // usable is read a second time without the overlap (the progress callback then starts over).
+  bool overlap_segments = true;
+  // For tests: with the overlap, every shard is decoded speculatively, also once the segment
+  // table is known (the speculation is checked against it all the same).
+  bool speculate_every_shard = false;
   // Called from worker threads after each shard (objects = entries seen so far). May be empty.
   std::function<void(std::uint64_t shards, std::uint64_t objects)> progress;
 };
@@ -120,6 +129,15 @@ struct ScannedSnapshot {
 
   bool stopped_early = false;   // an analyzer asked to stop: metadata totals and tasks are partial
   bool shards_decoded = false;  // ScanOptions::decode_shards was set
+  // How the overlap with the segments payload went (ScanOptions::overlap_segments): shards
+  // decoded before the segment table was known, shards whose speculative decode stopped at an
+  // entry that needs the table (decoded again with it), and whether the speculation was refuted
+  // and the snapshot read a second time without the overlap.
+  struct Overlap {
+    std::uint64_t speculative_shards = 0;
+    std::uint64_t redecoded_shards = 0;
+    bool read_again = false;
+  } overlap;
   model::Findings findings;     // every decoder and restore-model finding, sorted
 };
 
