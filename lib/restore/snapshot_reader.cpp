@@ -314,9 +314,7 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
       ScanOptions again = options;
       again.overlap_segments = false;
       auto second = scan_snapshot(snapshot_dir, snapshot_id, again, analyzers);
-      if (second.ok()) {
-        second->overlap = {speculative_shards.load(), redecoded_shards.load(), true};
-      }
+      if (second.ok()) { second->overlap = {speculative_shards.load(), redecoded_shards.load(), true}; }
       return second;
     }
   }

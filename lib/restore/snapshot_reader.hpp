@@ -138,7 +138,7 @@ struct ScannedSnapshot {
     std::uint64_t redecoded_shards = 0;
     bool read_again = false;
   } overlap;
-  model::Findings findings;     // every decoder and restore-model finding, sorted
+  model::Findings findings;  // every decoder and restore-model finding, sorted
 };
 
 // Reads the snapshot whose objects live under `snapshot_dir` (a store key prefix: a local

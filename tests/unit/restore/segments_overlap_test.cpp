@@ -173,8 +173,8 @@ TEST_F(BuiltStore, AnEntryLeftToTheGeneralDecoderIsDecodedAgainWithTheTable) {
   test::RecordingVisitor visitor;
   model::Findings findings;
   // The entry's ObjectMetadata is missing: only the general decoder can say so, with the table.
-  EXPECT_TRUE(format::decode_shard(legacy, 4, table, scratch, visitor, findings,
-                                   format::DecodePath::canonical_first, &speculation)
+  EXPECT_TRUE(format::decode_shard(legacy, 4, table, scratch, visitor, findings, format::DecodePath::canonical_first,
+                                   &speculation)
                   .ok());
   EXPECT_TRUE(speculation.needs_table);
   EXPECT_TRUE(visitor.entries.empty());
