@@ -14,9 +14,8 @@ util::Status place_object(PlannedObject& o, SegmentChains& chains, std::uint64_t
   return util::Status::ok_status();
 }
 
-util::Result<AddedPlacements> place_added_objects(std::uint64_t originals, std::uint32_t shards,
-                                                  std::uint32_t batch, const ShardPlanner& plan,
-                                                  SegmentChains& chains) {
+util::Result<AddedPlacements> place_added_objects(std::uint64_t originals, std::uint32_t shards, std::uint32_t batch,
+                                                  const ShardPlanner& plan, SegmentChains& chains) {
   AddedPlacements out;
   std::vector<PlannedObject> added;  // in shard then entry order, placed after the walk
   std::vector<std::vector<PlannedObject>> work;

@@ -32,7 +32,7 @@ using ShardPlanner =
 
 struct AddedPlacements {
   std::unordered_map<std::uint64_t, PlannedObject> objects;  // the added objects by index, placed
-  std::uint64_t next_replica_id = 1;                          // after every object
+  std::uint64_t next_replica_id = 1;                         // after every object
 };
 
 // The dry run: places the objects below `originals` in shard then entry order (as `--large

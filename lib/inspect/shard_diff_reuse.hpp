@@ -29,8 +29,8 @@ namespace moonquota::inspect::detail {
 
 // The walk's buffers, reused between shards on one thread.
 struct ReuseScratch {
-  format::ObjectView taken;         // the view handed to the collector for a taken entry
-  std::deque<std::string> alone;    // one-entry shards of B's differing entries (B's views point into them)
+  format::ObjectView taken;       // the view handed to the collector for a taken entry
+  std::deque<std::string> alone;  // one-entry shards of B's differing entries (B's views point into them)
   std::size_t alone_used = 0;
 };
 

@@ -124,8 +124,8 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }
-      results[i] = diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, shard_options,
-                              worker.scratch);
+      results[i] =
+          diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, shard_options, worker.scratch);
     });
     for (auto& r : results) {
       if (!r->ok()) return r->status();

@@ -95,7 +95,10 @@ std::string shard_of(const std::vector<PoolEntry>& entries, std::uint8_t form) {
     out.push_back(static_cast<char>(0x90 | n));
   }
   for (const auto& e : entries) out.append(e.bytes);
-  if (form == 4) out.append("\xa5" "extra\x01");
+  if (form == 4)
+    out.append(
+        "\xa5"
+        "extra\x01");
   if (form == 5) out.push_back('\0');
   return out;
 }
@@ -235,7 +238,9 @@ int compare_shard_diff(const std::uint8_t* data, std::size_t size) {
   const std::uint8_t mode = in.next();
   std::vector<PoolEntry> first = pool(in);
   const std::vector<PoolEntry> second = pool(in);
-  auto less = [](const PoolEntry& x, const PoolEntry& y) { return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key); };
+  auto less = [](const PoolEntry& x, const PoolEntry& y) {
+    return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key);
+  };
   if (mode % 8 != 0) std::stable_sort(first.begin(), first.end(), less);  // writers sort; 1 in 8 does not
   std::vector<PoolEntry> edited = first;
   while (!in.empty()) {

@@ -84,11 +84,10 @@ TEST(LargeTwin, KeepsTheObjectsAndSegmentsOfTheStoreWithoutTheAddedOnes) {
   // What diff sees: 200 added, nothing else (no segment added, removed or changed).
   inspect::DiffOptions diff_options;
   diff_options.threads = 2;
-  auto d = inspect::diff_snapshots({base + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123",
-                                    "20260822_051200_123"},
-                                   {twin + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123",
-                                    "20260822_051200_123"},
-                                   diff_options, [](const inspect::ObjectChange&) {});
+  auto d = inspect::diff_snapshots(
+      {base + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123", "20260822_051200_123"},
+      {twin + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123", "20260822_051200_123"}, diff_options,
+      [](const inspect::ObjectChange&) {});
   ASSERT_TRUE(d.ok()) << d.status().to_string();
   EXPECT_EQ(d->counts.added, 200u);
   EXPECT_EQ(d->counts.removed, 0u);
@@ -99,8 +98,10 @@ TEST(LargeTwin, KeepsTheObjectsAndSegmentsOfTheStoreWithoutTheAddedOnes) {
   // A thread count changes no byte of the twin either.
   options.threads = 3;
   ASSERT_TRUE(write_large_store(options, (tmp.path() / "twin3").string()).ok());
-  EXPECT_TRUE(read_file(twin + k_snap + "metadata") == read_file((tmp.path() / "twin3").string() + k_snap + "metadata"));
-  EXPECT_TRUE(read_file(twin + k_snap + "segments") == read_file((tmp.path() / "twin3").string() + k_snap + "segments"));
+  EXPECT_TRUE(read_file(twin + k_snap + "metadata") ==
+              read_file((tmp.path() / "twin3").string() + k_snap + "metadata"));
+  EXPECT_TRUE(read_file(twin + k_snap + "segments") ==
+              read_file((tmp.path() / "twin3").string() + k_snap + "segments"));
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
   std::vector<model::ObjectRecord> a;
   for (int i = 0; i < 40; ++i) {
     const std::string key = "k" + std::to_string(100 + i);
-    model::ObjectRecord o = test::make_object("tenant-00", key, 1000 + i, {test::memory_replica(i + 1, "3-4", 1000 + i)});
+    model::ObjectRecord o =
+        test::make_object("tenant-00", key, 1000 + i, {test::memory_replica(i + 1, "3-4", 1000 + i)});
     o.client_id = "00000001-0000-0000-0000-000000000002";
     o.put_start_time_ms = 1787375520123ULL;
     o.lease_timeout_ms = 1787375520123ULL + 60000;
