@@ -4,8 +4,9 @@
 #   bash scripts/bench.sh [--objects "1000000 5000000 18000000"] [--oplog-entries "100000 1000000"]
 #                         [--threads 2] [--runs 1] [--work-dir DIR] [--keep] [--no-baseline]
 #
-# For each object count N it forges two stores (snapshot-forge --large N, and N + N/100 with the
-# same seed: the same N objects plus 1% new ones, for diff), then measures with GNU time (wall,
+# For each object count N it forges two stores (snapshot-forge --large N, and its 1% twin
+# --large N --added-objects N/100: the same N objects, byte for byte, and segments plus 1% new
+# objects, for diff), then measures with GNU time (wall,
 # user + system CPU, peak RSS; the best wall time of --runs runs), all with --threads T:
 #   floor       moonquota-bench's zstd-only floor: every shard decompressed, nothing decoded
 #   naive       moonquota-bench's msgpack::unpack object-tree walk summing the charge
@@ -93,13 +94,19 @@ best() {
   echo "$best_line"
 }
 
-forge() {  # N DIR: a store of N objects (seed 1), reused when DIR already holds one of that size
-  local n="$1" dir="$2"
-  if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$n" ]]; then return; fi
-  log "forging $n objects into $dir"
+forge() {  # N DIR [ADDED]: a store of N objects (seed 1) plus ADDED more (the twin), reused when DIR holds it
+  local n="$1" dir="$2" added="${3:-0}"
+  local tag="$n"
+  if ((added > 0)); then tag="$n+$added"; fi
+  if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$tag" ]]; then return; fi
+  log "forging $tag objects into $dir"
   rm -rf "$dir"
-  "$tools/snapshot-forge" --large "$n" --out "$dir" --threads "$threads" -q
-  echo "$n" >"$dir/.bench-objects"
+  if ((added > 0)); then
+    "$tools/snapshot-forge" --large "$n" --added-objects "$added" --out "$dir" --threads "$threads" -q
+  else
+    "$tools/snapshot-forge" --large "$n" --out "$dir" --threads "$threads" -q
+  fi
+  echo "$tag" >"$dir/.bench-objects"
 }
 
 mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k / 1024}'; }
@@ -112,7 +119,7 @@ echo "|---:|---|---:|---:|---:|---:|---:|"
 for n in $objects; do
   a="$work/store-$n"; b="$work/store-$n-plus1pct"
   forge "$n" "$a"
-  forge "$((n + n / 100))" "$b"
+  forge "$n" "$b" "$((n / 100))"
 
   # Every run reads the stores from the page cache: the first phase measured must not pay for the disk.
   find "$a" "$b" -type f -exec cat {} + >/dev/null

@@ -58,6 +58,9 @@ int run(int argc, char** argv) {
                "Replace the snapshot store in a non-empty output directory (s3://: overwrite existing keys)");
   auto* large_opt = app.add_option("--large", large.objects, "Write a synthetic store of N objects instead");
   app.add_option("--seed", large.seed, "Seed of the synthetic store")->needs(large_opt);
+  app.add_option("--added-objects", large.added_objects,
+                 "The store of --large N plus K more objects, its N objects and segments unchanged (a 1% twin)")
+      ->needs(large_opt);
   app.add_option("--tenants", large.tenants, "Tenants of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 256));

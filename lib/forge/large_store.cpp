@@ -10,9 +10,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "forge/large_segments.hpp"
 #include "forge/large_store_mix.hpp"
+#include "forge/large_twin.hpp"
 #include "forge/scenario.hpp"
 #include "forge/store_writer.hpp"
 #include "forge/streaming_file.hpp"
@@ -199,26 +201,25 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
                       static_cast<std::uint64_t>(descriptor.created_at_ms));
 
   ShardIndexFile index((dir / ".forge-shard-index.tmp").string());
-  MQ_RETURN_IF_ERROR(index.build(mix, options.objects, threads));
+  const std::uint64_t total = options.objects + options.added_objects;
+  MQ_RETURN_IF_ERROR(index.build(mix, total, threads));
   large::SegmentChains chains(mix, options.seed, k_segment_bytes, (dir / ".forge-segments.tmp").string());
 
   LargeStoreSummary summary;
   std::uint32_t non_empty = 0;
   for (std::uint32_t s = 0; s < k_shards; ++s) non_empty += index.count(s) > 0 ? 1 : 0;
   summary.non_empty_shards = non_empty;
-  MQ_ASSIGN_OR_RETURN(auto metadata_file, StreamingFile::open((dir / "metadata").string()));
-  std::string buffer;
-  format::MetadataPayloadStream stream(non_empty, buffer);
-  std::uint64_t next_replica_id = 1;
-
   const std::uint32_t batch = std::max(8U, threads * 2);
-  for (std::uint32_t first = 0; first < k_shards; first += batch) {
-    const std::uint32_t count = std::min(batch, k_shards - first);
-    std::vector<ShardWork> work(count);
+  // The objects of a batch of shards, each shard's sorted as written (planned on the workers).
+  const large::ShardPlanner plan = [&](std::uint32_t first, std::uint32_t count,
+                                       std::vector<std::vector<PlannedObject>>& out) {
+    out.clear();
+    out.resize(count);
+    std::vector<util::Status> status(count);
     util::run_indexed(count, threads, [&](std::size_t k, unsigned) {
       std::vector<std::uint32_t> indices;
-      work[k].status = index.read(first + static_cast<std::uint32_t>(k), indices);
-      auto& objects = work[k].objects;
+      status[k] = index.read(first + static_cast<std::uint32_t>(k), indices);
+      auto& objects = out[k];
       objects.reserve(indices.size());
       for (std::uint32_t i : indices) objects.push_back(mix.plan(i));
       std::sort(objects.begin(), objects.end(), [&](const PlannedObject& a, const PlannedObject& b) {
@@ -226,16 +227,37 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
         return t != 0 ? t < 0 : a.key < b.key;
       });
     });
+    for (const auto& s : status) MQ_RETURN_IF_ERROR(s);
+    return util::Status::ok_status();
+  };
+  // With added objects, `chains` take every placement in the dry run (and write the segments);
+  // the encoding run replays the N objects' placements on `replay` (large_twin.hpp).
+  std::optional<large::AddedPlacements> added;
+  std::optional<large::SegmentChains> replay;
+  if (options.added_objects > 0) {
+    MQ_ASSIGN_OR_RETURN(added, large::place_added_objects(options.objects, k_shards, batch, plan, chains));
+    replay.emplace(mix, options.seed, k_segment_bytes, (dir / ".forge-replay.tmp").string());
+  }
+  large::SegmentChains& placer = replay ? *replay : chains;
+  MQ_ASSIGN_OR_RETURN(auto metadata_file, StreamingFile::open((dir / "metadata").string()));
+  std::string buffer;
+  format::MetadataPayloadStream stream(non_empty, buffer);
+  std::uint64_t next_replica_id = 1;
+
+  std::vector<std::vector<PlannedObject>> planned;
+  for (std::uint32_t first = 0; first < k_shards; first += batch) {
+    const std::uint32_t count = std::min(batch, k_shards - first);
+    std::vector<ShardWork> work(count);
+    MQ_RETURN_IF_ERROR(plan(first, count, planned));
+    for (std::uint32_t k = 0; k < count; ++k) work[k].objects = std::move(planned[k]);
     // Placement is sequential, in shard then entry order, so the output does not depend on threads.
     for (ShardWork& w : work) {
-      MQ_RETURN_IF_ERROR(w.status);
       for (PlannedObject& o : w.objects) {
-        o.first_replica_id = next_replica_id;
-        next_replica_id += static_cast<std::uint64_t>(large::replica_count(o.plan));
-        const int memory = large::memory_replica_count(o.plan);
-        for (int m = 0; m < memory; ++m) {
-          MQ_ASSIGN_OR_RETURN(o.memory[m], chains.place(m == 0 ? o.writer_client : o.other_client, o.size));
+        if (o.index >= options.objects) {
+          o = added->objects.at(o.index);
+          continue;
         }
+        MQ_RETURN_IF_ERROR(large::place_object(o, placer, next_replica_id));
       }
     }
     util::run_indexed(count, threads, [&](std::size_t k, unsigned) {
@@ -262,11 +284,12 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
       buffer.clear();
     }
   }
+  if (added) next_replica_id = added->next_replica_id;
   MQ_RETURN_IF_ERROR(stream.finish({}, next_replica_id));
   MQ_RETURN_IF_ERROR(metadata_file->write(buffer));
   MQ_RETURN_IF_ERROR(metadata_file->commit());
   summary.metadata_bytes = metadata_file->file_bytes();
-  summary.objects = options.objects;
+  summary.objects = total;
   summary.replicas = next_replica_id - 1;
 
   MQ_ASSIGN_OR_RETURN(summary.segments_bytes, chains.write_segments_payload((dir / "segments").string()));
@@ -284,6 +307,9 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
 util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& options, const std::string& out_dir) {
   if (options.objects == 0 || options.objects > 0xffffffffULL) {
     return util::Status::invalid_argument("--large needs 1 .. 4294967295 objects");
+  }
+  if (options.added_objects > 0xffffffffULL - options.objects) {
+    return util::Status::invalid_argument("--large plus --added-objects must be at most 4294967295 objects");
   }
   if (options.tenants == 0 || options.tenants > 256)
     return util::Status::invalid_argument("--tenants must be 1 .. 256");

@@ -28,6 +28,10 @@ inline constexpr unsigned k_max_large_store_threads = 256;
 
 struct LargeStoreOptions {
   std::uint64_t objects = 0;
+  // More objects of the same mix after the first `objects` (a later snapshot of the same store,
+  // large_twin.hpp): the first `objects` entries and the segment ids are those of the store
+  // without them.
+  std::uint64_t added_objects = 0;
   std::uint64_t seed = 1;
   std::uint32_t tenants = 8;  // 1 .. 256
   std::uint32_t clients = 4;  // clients, each with its own chain of segments

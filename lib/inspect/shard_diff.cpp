@@ -4,93 +4,39 @@
 #include <tuple>
 
 #include "format/shard_decoder.hpp"
+#include "inspect/shard_diff_reuse.hpp"
+#include "inspect/shard_diff_side.hpp"
 
 namespace moonquota::inspect {
 
 namespace {
 
-// One entry: views into the decompressed shard and a range of the side's replicas, so that an
-// unchanged object (nearly all of them) costs no allocation; a change is copied into
-// ShardChanges only.
-struct Entry {
-  std::string_view tenant;
-  std::string_view key;
-  bool decoded = true;
-  std::uint64_t size = 0;
-  std::size_t first_replica = 0;
-  std::size_t replicas = 0;
-  std::size_t skip_reason = 0;  // index into SideCollector::reasons (skipped entries)
-};
+using detail::Entry;
+using detail::SideCollector;
 
-// Collects one side's entries and feeds the restore model. Reused between shards (reset()).
-class SideCollector final : public format::ShardVisitor {
- public:
-  void reset() {
-    entries.clear();
-    replicas.clear();
-    m_reasons_used = 0;
-    m_tally.reset();
-  }
-  void on_entry(const format::ShardEntry& e) override {
-    m_tally.on_entry(e);
-    Entry entry;
-    entry.tenant = e.object->tenant_id;
-    entry.key = e.object->key;
-    entry.decoded = e.result->outcome == format::DecodeOutcome::decoded;
-    entry.first_replica = replicas.size();
-    if (!entry.decoded) {
-      entry.skip_reason = m_reasons_used;
-      if (m_reasons_used == m_reasons.size()) m_reasons.emplace_back();
-      m_reasons[m_reasons_used++] = e.result->reason;
-    } else {
-      entry.size = e.object->size;
-      for (const auto& r : e.object->replicas) {
-        const bool memory = r.type == model::replica_type::memory;
-        replicas.push_back({r.id, r.type, r.status,
-                            memory                                      ? r.segment_id
-                            : r.type == model::replica_type::local_disk ? r.client_id
-                                                                        : r.file_path,
-                            memory ? r.mem_size : r.object_size});
-      }
-      entry.replicas = replicas.size() - entry.first_replica;
-    }
-    entries.push_back(entry);
-  }
-  [[nodiscard]] SideRef side(const Entry& e) const {
-    SideRef out;
-    out.decoded = e.decoded;
-    if (!e.decoded) {
-      out.skip_reason = m_reasons[e.skip_reason];
-      return out;
-    }
-    out.size = e.size;
-    out.replicas = replicas.data() + e.first_replica;
-    out.replica_count = e.replicas;
-    return out;
-  }
-  std::vector<Entry> entries;
-  std::vector<ReplicaRef> replicas;
-  restore::ShardTallyBuilder& tally() { return m_tally; }
+bool sorted(const SideCollector& side) {
+  return std::is_sorted(side.entries.begin(), side.entries.end(), [](const Entry& x, const Entry& y) {
+    return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key);
+  });
+}
 
- private:
-  std::vector<std::string> m_reasons;  // the first m_reasons_used are this shard's
-  std::size_t m_reasons_used = 0;
-  restore::ShardTallyBuilder m_tally;
-};
-
-util::Status decode_side(const char* side, std::uint32_t shard, std::optional<std::string_view> raw,
-                         const format::SegmentTable& segments, std::uint64_t restore_time_ms, format::ObjectView& view,
-                         SideCollector& out, restore::ShardTally& tally) {
-  if (!raw) return {};
-  model::Findings findings;  // verify reports them; a diff does not
-  util::Status s = format::decode_shard(*raw, shard, segments, view, out, findings);
+// The decoder's pass over one side (its restore model is finished by finish_side).
+util::Status decode_side(const char* side, std::uint32_t shard, std::string_view raw,
+                         const format::SegmentTable& segments, format::ObjectView& view, SideCollector& out,
+                         model::Findings& findings) {
+  util::Status s = format::decode_shard(raw, shard, segments, view, out, findings);
   if (!s.ok()) return s.with_context(std::string("snapshot ") + side + ": metadata");
-  out.tally().finish(shard, restore::ChargeModel::restore, restore_time_ms, tally, findings);
-  auto less = [](const Entry& x, const Entry& y) { return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key); };
-  if (!std::is_sorted(out.entries.begin(), out.entries.end(), less)) {
-    std::stable_sort(out.entries.begin(), out.entries.end(), less);
-  }
   return {};
+}
+
+void finish_side(std::uint32_t shard, std::uint64_t restore_time_ms, SideCollector& out, restore::ShardTally& tally,
+                 model::Findings& findings) {
+  out.tally().finish(shard, restore::ChargeModel::restore, restore_time_ms, tally, findings);
+  if (!sorted(out)) {
+    std::stable_sort(out.entries.begin(), out.entries.end(), [](const Entry& x, const Entry& y) {
+      return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key);
+    });
+  }
 }
 
 using ReplicaSpan = std::pair<const ReplicaRef*, std::size_t>;
@@ -139,6 +85,9 @@ struct ShardDiffScratch::Impl {
   format::ObjectView view_b;
   SideCollector a;
   SideCollector b;
+  model::Findings findings_a;
+  model::Findings findings_b;
+  detail::ReuseScratch reuse;
 };
 
 ShardDiffScratch::ShardDiffScratch() : m_impl(std::make_unique<Impl>()) {}
@@ -231,22 +180,47 @@ void ShardChanges::get(std::size_t i, std::uint32_t shard, ObjectChange& out) co
 
 util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::string_view> a,
                                    const format::SegmentTable& segments_a, std::optional<std::string_view> b,
-                                   const format::SegmentTable& segments_b, std::uint64_t restore_time_ms,
+                                   const format::SegmentTable& segments_b, const ShardDiffOptions& options,
                                    ShardDiffScratch& scratch) {
   ShardDiff out;
   out.shard = shard;
   auto& work = scratch.impl();
   SideCollector& side_a = work.a;
   SideCollector& side_b = work.b;
-  side_a.reset();
-  side_b.reset();
-  MQ_RETURN_IF_ERROR(decode_side("A", shard, a, segments_a, restore_time_ms, work.view_a, side_a, out.tally_a));
-  MQ_RETURN_IF_ERROR(decode_side("B", shard, b, segments_b, restore_time_ms, work.view_b, side_b, out.tally_b));
+  // The decoders' findings: a diff does not report them (verify does), tests compare them.
+  work.findings_a.clear();
+  work.findings_b.clear();
+  side_a.reset(&work.findings_a);
+  side_b.reset(nullptr);
+  if (a) MQ_RETURN_IF_ERROR(decode_side("A", shard, *a, segments_a, work.view_a, side_a, work.findings_a));
+  bool reused = false;
+  if (b && a && options.segment_tables_alike && sorted(side_a)) {
+    reused = detail::collect_reusing(shard, *a, side_a, *b, segments_b, work.view_b, side_b, work.reuse);
+    if (!reused) side_b.reset(nullptr);
+  }
+  if (b && !reused) MQ_RETURN_IF_ERROR(decode_side("B", shard, *b, segments_b, work.view_b, side_b, work.findings_b));
+  if (a) finish_side(shard, options.restore_time_ms, side_a, out.tally_a, work.findings_a);
+  if (b) finish_side(shard, options.restore_time_ms, side_b, out.tally_b, work.findings_b);
+  if (options.findings != nullptr) {
+    options.findings->insert(options.findings->end(), work.findings_a.begin(), work.findings_a.end());
+    options.findings->insert(options.findings->end(), work.findings_b.begin(), work.findings_b.end());
+  }
+  out.b_reused = reused;
   const auto& ea = side_a.entries;
   const auto& eb = side_b.entries;
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < ea.size() || j < eb.size()) {
+    // An entry of B taken from this very entry of A has A's views (distinct entries of A have
+    // keys at distinct addresses): the same object with the same values, so unchanged without
+    // comparing the keys and replicas byte by byte.
+    if (reused && i < ea.size() && j < eb.size() && ea[i].key.data() == eb[j].key.data() &&
+        ea[i].key.size() == eb[j].key.size()) {
+      ++out.counts.unchanged;
+      ++i;
+      ++j;
+      continue;
+    }
     const bool take_a =
         j == eb.size() || (i < ea.size() && std::tie(ea[i].tenant, ea[i].key) < std::tie(eb[j].tenant, eb[j].key));
     const bool take_b =

@@ -1,6 +1,8 @@
 // Comparison of one metadata shard index between two snapshots (`diff`). Both sides are decoded
-// with the master's decoders; entries are matched by (tenant, key) with a merge walk (the writer
-// sorts entries by (tenant, key), §5.3; an unsorted side is sorted first). An object is
+// with the master's decoders (side B's entries that repeat side A's bytes take A's decode when
+// the segment tables are alike: shard_diff_reuse.hpp); entries are matched by (tenant, key) with
+// a merge walk (the writer sorts entries by (tenant, key), §5.3; an unsorted side is sorted
+// first). An object is
 // `changed` when its size, its replica set (type and location: segment, path or client), its
 // replica statuses, or its decodability differ. Leases and put times are not compared: reads
 // extend leases, so they change between any two snapshots.
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "format/object_decoder.hpp"
+#include "model/finding.hpp"
 #include "restore/shard_tally.hpp"
 #include "util/status.hpp"
 
@@ -142,6 +145,18 @@ struct ShardDiff {
   ShardChanges changes;         // in (tenant, key) order
   restore::ShardTally tally_a;  // the master model of each side at the restore time
   restore::ShardTally tally_b;
+  bool b_reused = false;  // side B was walked taking side A's entries (ShardDiffOptions), not decoded whole
+};
+
+struct ShardDiffOptions {
+  std::uint64_t restore_time_ms = 0;
+  // The caller has shown that both segment tables answer every lookup of the decoders alike
+  // (snapshot_diff.cpp): then side B's entries whose bytes repeat an entry of side A take that
+  // entry's decode instead of being decoded again (shard_diff_reuse.hpp), with the same result.
+  bool segment_tables_alike = false;
+  // When set, both sides' decoder and restore-model findings are appended (A's, then B's): a
+  // diff does not report them; tests compare them.
+  model::Findings* findings = nullptr;
 };
 
 // The buffers of diff_shard, reused between calls on one thread (capacity only: no state carries
@@ -162,11 +177,12 @@ class ShardDiffScratch {
 };
 
 // Compares decompressed shard `shard` of A and B (either may be empty: the shard is absent on
-// that side). Errors: a rejection inside either shard (Status::corruption naming side and entry).
+// that side), at the restore time of `options`. Errors: a rejection inside either shard
+// (Status::corruption naming side and entry).
 [[nodiscard]] util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::string_view> a,
                                                  const format::SegmentTable& segments_a,
                                                  std::optional<std::string_view> b,
-                                                 const format::SegmentTable& segments_b, std::uint64_t restore_time_ms,
-                                                 ShardDiffScratch& scratch);
+                                                 const format::SegmentTable& segments_b,
+                                                 const ShardDiffOptions& options, ShardDiffScratch& scratch);
 
 }  // namespace moonquota::inspect

@@ -1,5 +1,6 @@
 #include "inspect/snapshot_diff.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "source/object_store.hpp"
@@ -53,6 +54,19 @@ std::vector<SegmentChange> diff_segments(const model::SegmentsPayload& a, const 
   return out;
 }
 
+// Whether the two snapshots' segment tables (format::SegmentTable) are the same table: each is
+// built from the mounted segments in order, one add(map_key, UUID parsed from map_key, {status,
+// has_allocator}) per segment whose key parses (restore/snapshot_reader.cpp, load_segments), so the
+// same keys, statuses and allocator flags in the same order build equal tables, whose lookups the
+// decoders then see answer alike. Conservative: segments whose key does not parse (not in the
+// table) must match too.
+bool segment_tables_alike(const model::SegmentsPayload& a, const model::SegmentsPayload& b) {
+  return std::equal(a.mounted.begin(), a.mounted.end(), b.mounted.begin(), b.mounted.end(),
+                    [](const model::MountedSegment& x, const model::MountedSegment& y) {
+                      return x.map_key == y.map_key && x.status == y.status && x.has_allocator == y.has_allocator;
+                    });
+}
+
 struct Worker {
   util::ByteBuffer compressed;
   util::ByteBuffer raw_a;
@@ -72,6 +86,9 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   MQ_ASSIGN_OR_RETURN(result.b, restore::scan_snapshot(side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
   result.segments = diff_segments(result.a.segments, result.b.segments);
 
+  ShardDiffOptions shard_options;
+  shard_options.restore_time_ms = options.scan.restore_time_ms;
+  shard_options.segment_tables_alike = segment_tables_alike(result.a.segments, result.b.segments);
   const auto blobs_a = last_blobs(result.a);
   const auto blobs_b = last_blobs(result.b);
   std::vector<std::uint32_t> shards;
@@ -107,8 +124,8 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }
-      results[i] = diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, options.scan.restore_time_ms,
-                              worker.scratch);
+      results[i] =
+          diff_shard(shard, a, result.a.segment_table, b, result.b.segment_table, shard_options, worker.scratch);
     });
     for (auto& r : results) {
       if (!r->ok()) return r->status();

@@ -1,7 +1,8 @@
 // `snapshot-inspect diff A B`: two snapshots compared shard by shard. Both metadata files are
 // first read for shard locations only (nothing decompressed); then shard index i of A and of B
-// are fetched, decompressed and compared together (shard_diff.hpp), a window of shards at a
-// time on worker threads, and the changes are handed to a sink in shard order. Memory: per worker
+// are fetched, decompressed and compared together (shard_diff.hpp; when the two segment tables
+// are the same table, B's entries that repeat A's bytes are not decoded again), a window of
+// shards at a time on worker threads, and the changes are handed to a sink in shard order. Memory: per worker
 // the two decompressed shards and their entries (buffers reused from shard to shard), and the
 // window's changes in compact form (ShardChanges), each shard's released once delivered; nothing
 // is kept across windows but the per-tenant tallies.
