@@ -1,7 +1,7 @@
 // The segments payload of a snapshot read on a thread of its own, so that a restore reads and
 // decodes the metadata shards meanwhile (the shards are decoded speculatively: see
 // format::SegmentSpeculation). Before, the segments payload was the serial part of every restore
-// (about 15% of a 2-thread quota-rebuild's wall time at 5M objects).
+// (overlapping it cut a 2-thread quota-rebuild's wall time by ~9% at 5M objects).
 #pragma once
 
 #include <condition_variable>
