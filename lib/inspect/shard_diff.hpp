@@ -29,6 +29,7 @@ struct ReplicaSummary {
   std::int16_t status = 0;
   std::string location;  // MEMORY: segment id; DISK/DFS: path; LOCAL_DISK: client id
   std::uint64_t bytes = 0;
+  friend bool operator==(const ReplicaSummary&, const ReplicaSummary&) = default;
 };
 
 struct ObjectSummary {
@@ -37,6 +38,7 @@ struct ObjectSummary {
   std::string skip_reason;
   std::uint64_t size = 0;
   std::vector<ReplicaSummary> replicas;
+  friend bool operator==(const ObjectSummary&, const ObjectSummary&) = default;
 };
 
 enum class ChangeKind { added, removed, changed };

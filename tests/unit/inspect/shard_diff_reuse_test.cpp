@@ -30,16 +30,6 @@ TEST(ShardDiffReuse, SameDiffAsDecodingBothSidesOnRandomShardsAndEdits) {
   EXPECT_GT(walked, k_inputs / 4) << walked;
 }
 
-std::string shard(const std::vector<model::ObjectRecord>& objects) {
-  std::string out;
-  format::MsgpackWriter w(out);
-  w.pack_map_header(1);
-  w.pack_str("metadata");
-  w.pack_array_header(objects.size());
-  for (const auto& o : objects) EXPECT_TRUE(format::encode_object_entry(w, o).ok());
-  return out;
-}
-
 TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
   std::vector<model::ObjectRecord> a;
   for (int i = 0; i < 40; ++i) {
@@ -57,8 +47,8 @@ TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
   b[20].key = "k119x";  // added, between k119 and k120
   format::SegmentTable segments;
   segments.add({3, 4}, {model::segment_status::ok, true});
-  const std::string raw_a = shard(a);
-  const std::string raw_b = shard(b);
+  const std::string raw_a = test::shard_raw_in_order(a);
+  const std::string raw_b = test::shard_raw_in_order(b);
   ShardDiffScratch scratch;
   ShardDiffOptions options;
   options.restore_time_ms = 1787375520123ULL;

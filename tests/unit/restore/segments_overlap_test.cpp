@@ -19,14 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A 128-bit count as its two 64-bit halves (exact, and all a comparison needs).
 std::string u128_text(util::u128 v) {
-  if (v == 0) return "0";
-  std::string s;
-  while (v > 0) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  }
-  return s;
+  return std::to_string(static_cast<std::uint64_t>(v >> 64)) + ":" + std::to_string(static_cast<std::uint64_t>(v));
 }
 
 // Everything a reader of ScannedSnapshot uses from the shards and the segments payload, as text.
