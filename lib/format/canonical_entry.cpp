@@ -124,7 +124,7 @@ bool CanonicalEntryDecoder::valid_client(std::string_view text) {
 }
 
 // Whether a MEMORY replica on `text` decodes (a valid UUID of an OK segment with an allocator).
-bool CanonicalEntryDecoder::usable_segment(std::string_view text, ObjectView& cache) {
+bool CanonicalEntryDecoder::usable_segment(std::string_view text) {
   const std::size_t slot = slot_of(text);
   if (m_segment_set[slot] && same_bytes(m_recent[slot].key, text)) return m_recent[slot].usable;
   if (m_speculation != nullptr) {
@@ -133,26 +133,13 @@ bool CanonicalEntryDecoder::usable_segment(std::string_view text, ObjectView& ca
     m_segment_set[slot] = true;
     return true;
   }
-  std::optional<util::Uuid> uuid;
-  if (const util::Uuid* recent = cache.segment_uuids.find(text)) {
-    uuid = *recent;
-  } else if (const util::Uuid* known = m_segments.find_key(text)) {
-    uuid = *known;
-    cache.segment_uuids.insert(text, *known);
-  } else {
-    uuid = util::parse_uuid_lenient(text);
-  }
-  bool usable = false;
-  if (uuid && !uuid->is_zero()) {
-    const SegmentUsability* seg = m_segments.find(*uuid);
-    usable = seg != nullptr && seg->status == model::segment_status::ok && seg->has_allocator;
-  }
+  const bool usable = segment_usable(m_segments, text);
   m_recent[slot] = {text, usable};
   m_segment_set[slot] = true;
   return usable;
 }
 
-bool CanonicalEntryDecoder::replica(ReplicaView& r, ObjectView& cache) {
+bool CanonicalEntryDecoder::replica(ReplicaView& r) {
   std::uint8_t status = 0;
   std::uint8_t type = 0;
   std::uint64_t id = 0;
@@ -179,7 +166,7 @@ bool CanonicalEntryDecoder::replica(ReplicaView& r, ObjectView& cache) {
       } else if (!header(0xc0)) {
         return false;
       }
-      return usable_segment(r.segment_id, cache);
+      return usable_segment(r.segment_id);
     }
     case model::replica_type::disk: return header(0x92) && str(r.file_path) && uint(r.object_size);
     case model::replica_type::local_disk:
@@ -217,7 +204,7 @@ bool CanonicalEntryDecoder::replica(ReplicaView& r, ObjectView& cache) {
   if (!uint(data_type) || data_type > 255) return false;
   out.replicas.resize(n);
   for (std::uint64_t k = 0; k < n; ++k) {
-    if (!replica(out.replicas[k], out)) return false;
+    if (!replica(out.replicas[k])) return false;
   }
   if (m_end - m_p < 2 || (*m_p != 0xc2 && *m_p != 0xc3)) return false;
   const bool hard_pinned = *m_p++ == 0xc3;

@@ -105,8 +105,8 @@ class CanonicalEntryDecoder {
   [[gnu::always_inline]] inline bool small(std::uint8_t& out);  // a positive fixint
   [[gnu::always_inline]] inline bool header(unsigned char expected);
   bool valid_client(std::string_view text);
-  bool usable_segment(std::string_view text, ObjectView& cache);
-  bool replica(ReplicaView& r, ObjectView& cache);
+  bool usable_segment(std::string_view text);
+  bool replica(ReplicaView& r);
 
   const SegmentTable& m_segments;
   SegmentSpeculation* m_speculation;  // set: `m_segments` is not consulted (see SegmentSpeculation)
