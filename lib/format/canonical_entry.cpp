@@ -240,7 +240,7 @@ bool segment_usable(const SegmentTable& segments, std::string_view text) {
   }
   if (!uuid || uuid->is_zero()) return false;
   const SegmentUsability* seg = segments.find(*uuid);
-  return seg != nullptr && seg->status == model::segment_status::ok && seg->has_allocator;
+  return seg != nullptr && SegmentTable::usable(*seg);
 }
 
 bool SegmentSpeculation::holds_under(const SegmentTable& segments) const {

@@ -54,6 +54,23 @@ class SegmentTable {
     auto it = m_by_key.find(text);
     return it == m_by_key.end() ? nullptr : &it->second;
   }
+  // Whether a MEMORY replica on this segment is restored (else its object is skipped).
+  [[nodiscard]] static bool usable(const SegmentUsability& u) {
+    return u.status == model::segment_status::ok && u.has_allocator;
+  }
+  // Whether every segment a MEMORY replica may use under this table (OK, with an allocator) may
+  // be used under `other` too. A replica's segment text resolves to one UUID under any table
+  // (find_key's UUID is the key parsed as parse_uuid_lenient parses the text), and usability is a
+  // function of that UUID's entry, so then every object this table decodes, `other` decodes
+  // alike (another table may make more objects decodable, never fewer).
+  [[nodiscard]] bool usable_segments_usable_in(const SegmentTable& other) const {
+    for (const auto& [id, u] : m_segments) {
+      if (!usable(u)) continue;
+      const SegmentUsability* there = other.find(id);
+      if (there == nullptr || !usable(*there)) return false;
+    }
+    return true;
+  }
 
  private:
   std::unordered_map<util::Uuid, SegmentUsability, UuidHash> m_segments;

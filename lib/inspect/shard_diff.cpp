@@ -194,7 +194,7 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
   side_b.reset(nullptr);
   if (a) MQ_RETURN_IF_ERROR(decode_side("A", shard, *a, segments_a, work.view_a, side_a, work.findings_a));
   bool reused = false;
-  if (b && a && options.segment_tables_alike && sorted(side_a)) {
+  if (b && a && options.a_usable_segments_usable_in_b && sorted(side_a)) {
     reused = detail::collect_reusing(shard, *a, side_a, *b, segments_b, work.view_b, side_b, work.reuse);
     if (!reused) side_b.reset(nullptr);
   }

@@ -1,6 +1,6 @@
 // Comparison of one metadata shard index between two snapshots (`diff`). Both sides are decoded
 // with the master's decoders (side B's entries that repeat side A's bytes take A's decode when
-// the segment tables are alike: shard_diff_reuse.hpp); entries are matched by (tenant, key) with
+// B's segment table keeps A's usable segments: shard_diff_reuse.hpp); entries are matched by (tenant, key) with
 // a merge walk (the writer sorts entries by (tenant, key), §5.3; an unsorted side is sorted
 // first). An object is
 // `changed` when its size, its replica set (type and location: segment, path or client), its
@@ -152,10 +152,12 @@ struct ShardDiff {
 
 struct ShardDiffOptions {
   std::uint64_t restore_time_ms = 0;
-  // The caller has shown that both segment tables answer every lookup of the decoders alike
-  // (snapshot_diff.cpp): then side B's entries whose bytes repeat an entry of side A take that
-  // entry's decode instead of being decoded again (shard_diff_reuse.hpp), with the same result.
-  bool segment_tables_alike = false;
+  // The caller has shown that every segment usable under A's table is usable under B's
+  // (format::SegmentTable::usable_segments_usable_in): then B decodes every object A decoded
+  // alike, and side B's entries whose bytes repeat an entry A decoded take that entry's decode
+  // instead of being decoded again (shard_diff_reuse.hpp), with the same result. B's table may
+  // have more segments (one mounted between the snapshots) or more usable ones.
+  bool a_usable_segments_usable_in_b = false;
   // When set, both sides' decoder and restore-model findings are appended (A's, then B's): a
   // diff does not report them; tests compare them.
   model::Findings* findings = nullptr;

@@ -103,7 +103,7 @@ bool collect_reusing(std::uint32_t shard, std::string_view raw_a, const SideColl
   std::size_t k = 0;  // A's entry B's next entry is compared with
   for (std::uint32_t j = 0; j < count; ++j) {
     if (pos >= raw_b.size()) return false;
-    if (k < ea.size() && ea[k].clean) {
+    if (k < ea.size() && ea[k].clean && ea[k].decoded) {
       const std::size_t length = ea[k].end - ea[k].offset;
       if (length <= raw_b.size() - pos && std::memcmp(raw_a.data() + ea[k].offset, raw_b.data() + pos, length) == 0) {
         take(a, ea[k], shard, j, pos, b, scratch.taken);

@@ -5,16 +5,20 @@
 // A's entry bytes make B's entry at p exactly that value. decode_shard decodes an entry from its
 // bytes and the segment table only (the canonical reader reads [offset, end) and looks segment
 // ids up in the table; the general decoder reads the same value; the ObjectView and
-// CanonicalEntryDecoder caches hold results of the same lookups), so when the caller has shown
-// that both tables answer every lookup alike (snapshot_diff.cpp: the same segments in the same
-// order with the same key, status and allocator flag), B's entry decodes to A's values, with A's
-// findings. Only entries A decoded without any finding are taken (a finding would name A's
-// entry index); every other entry of B is decoded alone, in a one-entry shard, by decode_shard,
-// and one with a finding or an error ends the walk (the caller then decodes the whole of side B
-// as before, which gives the findings their indexes and errors their offsets). What the walk
-// hands the collector for a taken entry is a view with every field SideCollector and
-// ShardTallyBuilder read (tenant, key, size, lease, put time, and per replica id, type, status,
-// location and size), equal to what decoding B would have given.
+// CanonicalEntryDecoder caches hold results of the same lookups). The table enters an object's
+// decode only through its MEMORY replicas' segments: each resolves to one UUID, and a replica on
+// a segment that is not usable (absent, not OK, no allocator) skips the whole object. So an object
+// A decoded has every MEMORY replica on a segment usable under A's table, and when the caller has
+// shown that every such segment is usable under B's table too
+// (format::SegmentTable::usable_segments_usable_in: B may have more segments, or more usable
+// ones, as after a mount between the snapshots), B's entry decodes to A's values, with A's
+// findings. Only entries A decoded, without any finding, are taken (a finding would name A's
+// entry index; an object A skipped may decode under B); every other entry of B is decoded alone,
+// in a one-entry shard, by decode_shard, and one with a finding or an error ends the walk (the
+// caller then decodes the whole of side B as before, which gives the findings their indexes and
+// errors their offsets). What the walk hands the collector for a taken entry is a view with every
+// field SideCollector and ShardTallyBuilder read (tenant, key, size, lease, put time, and per
+// replica id, type, status, location and size), equal to what decoding B would have given.
 #pragma once
 
 #include <cstdint>

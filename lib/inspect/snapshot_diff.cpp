@@ -54,19 +54,6 @@ std::vector<SegmentChange> diff_segments(const model::SegmentsPayload& a, const 
   return out;
 }
 
-// Whether the two snapshots' segment tables (format::SegmentTable) are the same table: each is
-// built from the mounted segments in order, one add(map_key, UUID parsed from map_key, {status,
-// has_allocator}) per segment whose key parses (restore/snapshot_reader.cpp, load_segments), so the
-// same keys, statuses and allocator flags in the same order build equal tables, whose lookups the
-// decoders then see answer alike. Conservative: segments whose key does not parse (not in the
-// table) must match too.
-bool segment_tables_alike(const model::SegmentsPayload& a, const model::SegmentsPayload& b) {
-  return std::equal(a.mounted.begin(), a.mounted.end(), b.mounted.begin(), b.mounted.end(),
-                    [](const model::MountedSegment& x, const model::MountedSegment& y) {
-                      return x.map_key == y.map_key && x.status == y.status && x.has_allocator == y.has_allocator;
-                    });
-}
-
 struct Worker {
   util::ByteBuffer compressed;
   util::ByteBuffer raw_a;
@@ -88,7 +75,8 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
 
   ShardDiffOptions shard_options;
   shard_options.restore_time_ms = options.scan.restore_time_ms;
-  shard_options.segment_tables_alike = segment_tables_alike(result.a.segments, result.b.segments);
+  shard_options.a_usable_segments_usable_in_b =
+      result.a.segment_table.usable_segments_usable_in(result.b.segment_table);
   const auto blobs_a = last_blobs(result.a);
   const auto blobs_b = last_blobs(result.b);
   std::vector<std::uint32_t> shards;

@@ -66,6 +66,35 @@ format::SegmentTable table() {  // canonical_entry_entry.cpp's: OK, not OK, with
   return t;
 }
 
+// Side B's table, picked by the input: 0 the same; 1 with one more usable segment (9-10, which
+// the entries use and A's table lacks) and a second key for 3-4 that is not OK (first wins: no
+// effect); 2 with 5-6 usable; 3 without 3-4 (A's usable segment lost: no walk).
+const format::SegmentTable& table_b(std::uint8_t which) {
+  static const format::SegmentTable tables[] = {
+      table(),
+      [] {
+        format::SegmentTable t = table();
+        t.add("9-10", {9, 10}, {model::segment_status::ok, true});
+        t.add("003-4", {3, 4}, {2, true});
+        return t;
+      }(),
+      [] {
+        format::SegmentTable t;
+        t.add({3, 4}, {model::segment_status::ok, true});
+        t.add({5, 6}, {model::segment_status::ok, true});
+        t.add({7, 8}, {model::segment_status::ok, false});
+        return t;
+      }(),
+      [] {
+        format::SegmentTable t;
+        t.add({5, 6}, {2, true});
+        t.add({7, 8}, {model::segment_status::ok, false});
+        return t;
+      }(),
+  };
+  return tables[which % 4];
+}
+
 std::vector<PoolEntry> pool(Input& in) {
   const auto [data, size] = in.take(in.next());
   const std::string raw = canonical_entry_shard(data, size);
@@ -119,17 +148,18 @@ struct Run {
   model::Findings findings;
 };
 
-Run run(const std::string& a, const std::string& b, bool alike) {
-  static const format::SegmentTable segments = table();
+// The walk is allowed when `walk` and the tables permit it (as snapshot_diff.cpp decides).
+Run run(const std::string& a, const format::SegmentTable& segments_a, const std::string& b,
+        const format::SegmentTable& segments_b, bool walk) {
   inspect::ShardDiffScratch scratch;
   Run out;
   inspect::ShardDiffOptions options;
   options.restore_time_ms = k_restore_time_ms;
-  options.segment_tables_alike = alike;
+  options.a_usable_segments_usable_in_b = walk && segments_a.usable_segments_usable_in(segments_b);
   for (int pass = 0; pass < 2; ++pass) {  // the second pass starts from the first's scratch state
     out.findings.clear();
     options.findings = &out.findings;
-    auto r = inspect::diff_shard(k_shard, a, segments, b, segments, options, scratch);
+    auto r = inspect::diff_shard(k_shard, a, segments_a, b, segments_b, options, scratch);
     if (r.ok()) {
       out.status = "ok";
       out.diff = std::move(r).value();
@@ -178,9 +208,10 @@ bool same_tally(const restore::ShardTally& x, const restore::ShardTally& y) {
 }
 
 // Compares the walk with the reference on (a, b); true when the walk was taken.
-bool compare(const std::string& a, const std::string& b) {
-  const Run walk = run(a, b, true);
-  const Run whole = run(a, b, false);
+bool compare(const std::string& a, const format::SegmentTable& segments_a, const std::string& b,
+             const format::SegmentTable& segments_b) {
+  const Run walk = run(a, segments_a, b, segments_b, true);
+  const Run whole = run(a, segments_a, b, segments_b, false);
   if (walk.status != whole.status) fail("statuses differ", a, b);
   if (whole.diff.b_reused) fail("the reference walked side B", a, b);
   const inspect::ShardDiff& x = walk.diff;
@@ -253,7 +284,9 @@ int compare_shard_diff(const std::uint8_t* data, std::size_t size) {
   }
   const std::string a = shard_of(first, 0);
   const std::string b = shard_of(edited, (mode >> 3) % 8);
-  return (compare(a, b) ? 1 : 0) + (compare(b, a) ? 1 : 0);
+  const format::SegmentTable& ta = table_b(0);
+  const format::SegmentTable& tb = table_b(static_cast<std::uint8_t>(mode >> 6));
+  return (compare(a, ta, b, tb) ? 1 : 0) + (compare(b, tb, a, ta) ? 1 : 0);
 }
 
 int run_shard_diff(const std::uint8_t* data, std::size_t size) {

@@ -1,12 +1,13 @@
 // Differential fuzz entry: diff_shard with side B walked over side A's bytes
-// (ShardDiffOptions::segment_tables_alike, inspect/shard_diff_reuse.hpp) against diff_shard
+// (ShardDiffOptions::a_usable_segments_usable_in_b, inspect/shard_diff_reuse.hpp) against diff_shard
 // decoding both sides whole, the reference. The input makes two pools of entries (two shards of
 // canonical_entry_entry.hpp's mode 1, every entry decode_shard delivers from them: canonical,
 // near-canonical, skipped, legacy, NOF, damaged), shard A from the first pool (sorted by (tenant,
 // key) or not), and shard B from A by edits the rest of the input picks: entries deleted,
 // inserted or replaced from either pool, duplicated, swapped, a byte of one changed; B's array
-// header in another msgpack width, an extra map key or a trailing byte. Both orders (A, B) and
-// (B, A) are compared.
+// header in another msgpack width, an extra map key or a trailing byte. B's segment table is A's or
+// another the input picks (one more usable segment, one made usable, one usable segment lost: the
+// walk is then not allowed). Both orders (A, B) and (B, A) are compared.
 // Property: the same status (code and message) and, when both succeed, the same counts, the same
 // changes (every field, in order), the same restore models of both sides (every tally field) and
 // the same findings (every field). A difference calls std::abort(). Linked by the libFuzzer target

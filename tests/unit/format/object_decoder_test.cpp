@@ -583,5 +583,32 @@ TEST(ReplicaDecoder, DecodesAndSkipsWithReason) {
   }
 }
 
+// snapshot-inspect diff lets side B take side A's decodes when this holds (shard_diff_reuse.hpp).
+TEST(SegmentTable, UsableSegmentsUsableInAnotherTable) {
+  SegmentTable a;
+  a.add({3, 4}, {model::segment_status::ok, true});
+  a.add({5, 6}, {2, true});                           // not OK: not usable
+  a.add({7, 8}, {model::segment_status::ok, false});  // no allocator: not usable
+  EXPECT_TRUE(a.usable_segments_usable_in(a));
+  SegmentTable mounted = a;  // one more segment
+  mounted.add({9, 10}, {model::segment_status::ok, true});
+  EXPECT_TRUE(a.usable_segments_usable_in(mounted));
+  EXPECT_FALSE(mounted.usable_segments_usable_in(a));
+  SegmentTable only_usable;  // the unusable ones gone
+  only_usable.add({3, 4}, {model::segment_status::ok, true});
+  EXPECT_TRUE(a.usable_segments_usable_in(only_usable));
+  SegmentTable not_ok;  // 3-4 no longer OK
+  not_ok.add({3, 4}, {2, true});
+  EXPECT_FALSE(a.usable_segments_usable_in(not_ok));
+  SegmentTable no_allocator;
+  no_allocator.add({3, 4}, {model::segment_status::ok, false});
+  EXPECT_FALSE(a.usable_segments_usable_in(no_allocator));
+  EXPECT_FALSE(a.usable_segments_usable_in(SegmentTable{}));
+  // First wins: a second key for 3-4 that is not OK changes nothing.
+  SegmentTable twice = a;
+  twice.add("003-4", {3, 4}, {2, true});
+  EXPECT_TRUE(a.usable_segments_usable_in(twice));
+}
+
 }  // namespace
 }  // namespace moonquota::format

@@ -3,6 +3,7 @@
 // on a difference), and the walk taken on what writers produce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,8 +31,8 @@ TEST(ShardDiffReuse, SameDiffAsDecodingBothSidesOnRandomShardsAndEdits) {
   EXPECT_GT(walked, k_inputs / 4) << walked;
 }
 
-TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
-  std::vector<model::ObjectRecord> a;
+std::vector<model::ObjectRecord> forty_objects() {
+  std::vector<model::ObjectRecord> out;
   for (int i = 0; i < 40; ++i) {
     const std::string key = "k" + std::to_string(100 + i);
     model::ObjectRecord o =
@@ -39,32 +40,109 @@ TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
     o.client_id = "00000001-0000-0000-0000-000000000002";
     o.put_start_time_ms = 1787375520123ULL;
     o.lease_timeout_ms = 1787375520123ULL + 60000;
-    a.push_back(o);
+    out.push_back(o);
   }
+  return out;
+}
+
+format::SegmentTable one_segment() {
+  format::SegmentTable segments;
+  segments.add({3, 4}, {model::segment_status::ok, true});
+  return segments;
+}
+
+// diff_shard with the walk allowed as snapshot_diff.cpp allows it, and decoding B whole; both
+// must give the same changes.
+struct BothWays {
+  ShardDiff walked;
+  ShardDiff whole;
+};
+
+BothWays diff_both_ways(const std::string& raw_a, const format::SegmentTable& segments_a, const std::string& raw_b,
+                        const format::SegmentTable& segments_b) {
+  ShardDiffScratch scratch;
+  ShardDiffOptions options;
+  options.restore_time_ms = 1787375520123ULL;
+  options.a_usable_segments_usable_in_b = segments_a.usable_segments_usable_in(segments_b);
+  auto walked = diff_shard(3, raw_a, segments_a, raw_b, segments_b, options, scratch);
+  options.a_usable_segments_usable_in_b = false;
+  auto whole = diff_shard(3, raw_a, segments_a, raw_b, segments_b, options, scratch);
+  EXPECT_TRUE(walked.ok()) << walked.status().message();
+  EXPECT_TRUE(whole.ok()) << whole.status().message();
+  if (!walked.ok() || !whole.ok()) return {};
+  EXPECT_FALSE(whole->b_reused);
+  EXPECT_EQ(walked->changes.size(), whole->changes.size());
+  ObjectChange x;
+  ObjectChange y;
+  for (std::size_t i = 0; i < std::min(walked->changes.size(), whole->changes.size()); ++i) {
+    walked->changes.get(i, 3, x);
+    whole->changes.get(i, 3, y);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.key, y.key);
+    EXPECT_EQ(x.fields, y.fields);
+    EXPECT_EQ(x.a, y.a);
+    EXPECT_EQ(x.b, y.b);
+  }
+  EXPECT_EQ(walked->counts.unchanged, whole->counts.unchanged);
+  EXPECT_EQ(walked->tally_b.objects, whole->tally_b.objects);
+  return {std::move(walked).value(), std::move(whole).value()};
+}
+
+TEST(ShardDiffReuse, WalksAWritersShardWithAnAddedAndAChangedObject) {
+  const std::vector<model::ObjectRecord> a = forty_objects();
   std::vector<model::ObjectRecord> b = a;
   b[7].size = 1;  // changed: size
   b.insert(b.begin() + 20, a[20]);
   b[20].key = "k119x";  // added, between k119 and k120
-  format::SegmentTable segments;
-  segments.add({3, 4}, {model::segment_status::ok, true});
-  const std::string raw_a = test::shard_raw_in_order(a);
-  const std::string raw_b = test::shard_raw_in_order(b);
-  ShardDiffScratch scratch;
-  ShardDiffOptions options;
-  options.restore_time_ms = 1787375520123ULL;
-  options.segment_tables_alike = true;
-  auto d = diff_shard(3, raw_a, segments, raw_b, segments, options, scratch);
-  ASSERT_TRUE(d.ok()) << d.status().message();
-  EXPECT_TRUE(d->b_reused);
-  EXPECT_EQ(d->counts.added, 1u);
-  EXPECT_EQ(d->counts.changed, 1u);
-  EXPECT_EQ(d->counts.removed, 0u);
-  EXPECT_EQ(d->counts.unchanged, 39u);
-  options.segment_tables_alike = false;
-  auto whole = diff_shard(3, raw_a, segments, raw_b, segments, options, scratch);
-  ASSERT_TRUE(whole.ok());
-  EXPECT_FALSE(whole->b_reused);
-  EXPECT_EQ(whole->counts.unchanged, 39u);
+  const BothWays d =
+      diff_both_ways(test::shard_raw_in_order(a), one_segment(), test::shard_raw_in_order(b), one_segment());
+  EXPECT_TRUE(d.walked.b_reused);
+  EXPECT_EQ(d.walked.counts.added, 1u);
+  EXPECT_EQ(d.walked.counts.changed, 1u);
+  EXPECT_EQ(d.walked.counts.removed, 0u);
+  EXPECT_EQ(d.walked.counts.unchanged, 39u);
+}
+
+// The 18M bench pair: B's master mounted four segments between the snapshots and put new objects
+// on them. The walk must still be taken (it was not while it required equal segment lists).
+TEST(ShardDiffReuse, WalksWhenBMountedASegmentBetweenTheSnapshots) {
+  const std::vector<model::ObjectRecord> a = forty_objects();
+  std::vector<model::ObjectRecord> b = a;
+  b.insert(b.begin() + 10, a[10]);
+  b[10].key = "k109x";
+  b[10].replicas = {test::memory_replica(99, "9-10", 1234)};
+  format::SegmentTable segments_b = one_segment();
+  segments_b.add({9, 10}, {model::segment_status::ok, true});
+  const BothWays d =
+      diff_both_ways(test::shard_raw_in_order(a), one_segment(), test::shard_raw_in_order(b), segments_b);
+  EXPECT_TRUE(d.walked.b_reused);
+  EXPECT_EQ(d.walked.counts.added, 1u);
+  EXPECT_EQ(d.walked.counts.unchanged, 40u);
+  // The other way round A's segment 9-10 is not usable under B's table: no walk.
+  const BothWays back =
+      diff_both_ways(test::shard_raw_in_order(b), segments_b, test::shard_raw_in_order(a), one_segment());
+  EXPECT_FALSE(back.walked.b_reused);
+  EXPECT_EQ(back.walked.counts.removed, 1u);
+}
+
+// An object A skipped (its segment not OK under A's table) decodes under B's table, where the
+// segment is OK: its bytes repeat in B, but the walk must decode it (a `decodable` change).
+TEST(ShardDiffReuse, DecodesAnObjectASkippedWhenBsTableMakesItUsable) {
+  std::vector<model::ObjectRecord> a = forty_objects();
+  a[5].replicas = {test::memory_replica(77, "5-6", 1005)};
+  format::SegmentTable segments_a = one_segment();
+  segments_a.add({5, 6}, {2, true});
+  format::SegmentTable segments_b = one_segment();
+  segments_b.add({5, 6}, {model::segment_status::ok, true});
+  const std::string raw = test::shard_raw_in_order(a);
+  const BothWays d = diff_both_ways(raw, segments_a, raw, segments_b);
+  EXPECT_TRUE(d.walked.b_reused);
+  ASSERT_EQ(d.walked.changes.size(), 1u);
+  ObjectChange c;
+  d.walked.changes.get(0, 3, c);
+  EXPECT_EQ(c.key, "k105");
+  EXPECT_EQ(c.fields, std::vector<std::string>{"decodable"});
+  EXPECT_EQ(d.walked.counts.unchanged, 39u);
 }
 
 }  // namespace
