@@ -1,11 +1,10 @@
 // Comparison of one metadata shard index between two snapshots (`diff`). Both sides are decoded
 // with the master's decoders (side B's entries that repeat side A's bytes take A's decode when
-// B's segment table keeps A's usable segments: shard_diff_reuse.hpp); entries are matched by (tenant, key) with
-// a merge walk (the writer sorts entries by (tenant, key), §5.3; an unsorted side is sorted
-// first). An object is
-// `changed` when its size, its replica set (type and location: segment, path or client), its
-// replica statuses, or its decodability differ. Leases and put times are not compared: reads
-// extend leases, so they change between any two snapshots.
+// B's segment table keeps A's usable segments: shard_diff_reuse.hpp); entries are matched by
+// (tenant, key) with a merge walk (the writer sorts entries by (tenant, key), §5.3; an unsorted
+// side is sorted first). An object is `changed` when its size, its replica set (type and
+// location: segment, path or client), its replica statuses, or its decodability differ. Leases
+// and put times are not compared: reads extend leases, so they change between any two snapshots.
 #pragma once
 
 #include <cstdint>

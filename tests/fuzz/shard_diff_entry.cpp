@@ -247,6 +247,11 @@ bool compare(const std::string& a, const format::SegmentTable& segments_a, const
 
 }  // namespace
 
+bool walk_matches_whole_decode(const std::string& a, const format::SegmentTable& segments_a, const std::string& b,
+                               const format::SegmentTable& segments_b) {
+  return compare(a, segments_a, b, segments_b);
+}
+
 int compare_shard_diff(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   const std::uint8_t mode = in.next();

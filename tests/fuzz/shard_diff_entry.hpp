@@ -16,6 +16,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "format/object_decoder.hpp"
 
 namespace moonquota::fuzz {
 
@@ -25,5 +28,10 @@ int run_shard_diff(const std::uint8_t* data, std::size_t size);
 // The same comparison; returns how many of the two orders took the walk (for tests: the walk
 // must run, not only fall back).
 int compare_shard_diff(const std::uint8_t* data, std::size_t size);
+
+// The property on one given pair of decompressed shards and their tables (the walk allowed as
+// snapshot_diff.cpp allows it); aborts on a difference, returns whether the walk was taken.
+bool walk_matches_whole_decode(const std::string& a, const format::SegmentTable& segments_a, const std::string& b,
+                               const format::SegmentTable& segments_b);
 
 }  // namespace moonquota::fuzz
