@@ -14,13 +14,14 @@ packages=(
   cmark cmark-gfm
   etcd-server etcd-client redis-server redis-tools
   help2man groff-base man-db lintian dpkg-dev file binutils zsh
-  prometheus python3 python3-yaml systemd time
+  prometheus python3 python3-yaml systemd time valgrind
 )
 # help2man: the man pages; groff-base, man-db: their test; lintian, dpkg-dev (dpkg-shlibdeps), file
 # (cpack's DEB generator), binutils (objdump): the package test; zsh: the zsh completion test.
 # prometheus (promtool and the server): the deploy.prometheus_* tests; python3, python3-yaml: their
 # scrape target and the Kubernetes manifest test; systemd (systemd-analyze): the unit file test;
-# time (GNU time: wall, CPU, peak RSS): scripts/bench.sh and its test.
+# time (GNU time: wall, CPU, peak RSS): scripts/bench.sh and its test; valgrind (callgrind's
+# instruction counts): bench/instruction_counts.sh and its test.
 
 # Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
 # with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.

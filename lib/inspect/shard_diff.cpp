@@ -14,12 +14,6 @@ namespace {
 using detail::Entry;
 using detail::SideCollector;
 
-bool sorted(const SideCollector& side) {
-  return std::is_sorted(side.entries.begin(), side.entries.end(), [](const Entry& x, const Entry& y) {
-    return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key);
-  });
-}
-
 // The decoder's pass over one side (its restore model is finished by finish_side).
 util::Status decode_side(const char* side, std::uint32_t shard, std::string_view raw,
                          const format::SegmentTable& segments, format::ObjectView& view, SideCollector& out,
@@ -31,8 +25,9 @@ util::Status decode_side(const char* side, std::uint32_t shard, std::string_view
 
 void finish_side(std::uint32_t shard, std::uint64_t restore_time_ms, SideCollector& out, restore::ShardTally& tally,
                  model::Findings& findings) {
+  const bool in_order = out.sorted();  // finish() forgets it
   out.tally().finish(shard, restore::ChargeModel::restore, restore_time_ms, tally, findings);
-  if (!sorted(out)) {
+  if (!in_order) {
     std::stable_sort(out.entries.begin(), out.entries.end(), [](const Entry& x, const Entry& y) {
       return std::tie(x.tenant, x.key) < std::tie(y.tenant, y.key);
     });
@@ -194,7 +189,7 @@ util::Result<ShardDiff> diff_shard(std::uint32_t shard, std::optional<std::strin
   side_b.reset(nullptr);
   if (a) MQ_RETURN_IF_ERROR(decode_side("A", shard, *a, segments_a, work.view_a, side_a, work.findings_a));
   bool reused = false;
-  if (b && a && options.a_usable_segments_usable_in_b && sorted(side_a)) {
+  if (b && a && options.a_usable_segments_usable_in_b && side_a.sorted()) {
     reused = detail::collect_reusing(shard, *a, side_a, *b, segments_b, work.view_b, side_b, work.reuse);
     if (!reused) side_b.reset(nullptr);
   }

@@ -35,44 +35,6 @@ bool open_entries(std::string_view raw, std::uint32_t& count, std::size_t& pos) 
   return true;
 }
 
-// Hands `b` the entry `e` of side A as B's entry `index` at [pos, pos + length).
-void take(const SideCollector& a, const Entry& e, std::uint32_t shard, std::uint64_t index, std::size_t pos,
-          SideCollector& b, format::ObjectView& view) {
-  view.tenant_id = e.tenant;
-  view.key = e.key;
-  view.size = e.size;
-  view.lease_timeout_ms = e.lease_timeout_ms;
-  view.put_start_time_ms = e.put_start_time_ms;
-  view.replicas.resize(e.replicas);
-  for (std::size_t i = 0; i < e.replicas; ++i) {
-    const ReplicaRef& from = a.replicas[e.first_replica + i];
-    format::ReplicaView& r = view.replicas[i];
-    r.id = from.id;
-    r.type = from.type;
-    r.status = from.status;
-    // The field SideCollector reads the location and size from, for this type.
-    if (from.type == model::replica_type::memory) {
-      r.segment_id = from.location;
-      r.mem_size = from.bytes;
-    } else if (from.type == model::replica_type::local_disk) {
-      r.client_id = from.location;
-      r.object_size = from.bytes;
-    } else {
-      r.file_path = from.location;
-      r.object_size = from.bytes;
-    }
-  }
-  const format::ObjectDecodeResult decoded;  // outcome decoded, no reason
-  format::ShardEntry entry;
-  entry.shard_index = shard;
-  entry.entry_index = index;
-  entry.offset = pos;
-  entry.end_offset = pos + (e.end - e.offset);
-  entry.result = &decoded;
-  entry.object = &view;
-  b.on_entry(entry);
-}
-
 // Decodes B's entry at `pos` alone; sets `length`. false on anything but one clean decoded entry.
 bool decode_alone(std::uint32_t shard, std::string_view raw_b, std::size_t pos, const format::SegmentTable& segments,
                   format::ObjectView& view, SideCollector& b, ReuseScratch& scratch, std::size_t& length) {
@@ -106,7 +68,7 @@ bool collect_reusing(std::uint32_t shard, std::string_view raw_a, const SideColl
     if (k < ea.size() && ea[k].clean && ea[k].decoded) {
       const std::size_t length = ea[k].end - ea[k].offset;
       if (length <= raw_b.size() - pos && std::memcmp(raw_a.data() + ea[k].offset, raw_b.data() + pos, length) == 0) {
-        take(a, ea[k], shard, j, pos, b, scratch.taken);
+        b.take(a, k, pos);
         pos += length;
         ++k;
         continue;

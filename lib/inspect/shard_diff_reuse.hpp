@@ -16,9 +16,9 @@
 // entry index; an object A skipped may decode under B); every other entry of B is decoded alone,
 // in a one-entry shard, by decode_shard, and one with a finding or an error ends the walk (the
 // caller then decodes the whole of side B as before, which gives the findings their indexes and
-// errors their offsets). What the walk hands the collector for a taken entry is a view with every
-// field SideCollector and ShardTallyBuilder read (tenant, key, size, lease, put time, and per
-// replica id, type, status, location and size), equal to what decoding B would have given.
+// errors their offsets). A taken entry is collected as a copy of what A's collector and restore
+// model kept of it (SideCollector::take: the entry, its replicas, its tally entry) at B's byte
+// range: what they would have kept of B's decode, which equals A's.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,6 @@ namespace moonquota::inspect::detail {
 
 // The walk's buffers, reused between shards on one thread.
 struct ReuseScratch {
-  format::ObjectView taken;       // the view handed to the collector for a taken entry
   std::deque<std::string> alone;  // one-entry shards of B's differing entries (B's views point into them)
   std::size_t alone_used = 0;
 };

@@ -78,6 +78,22 @@ class SideCollector final : public format::ShardVisitor {
     }
     entries.push_back(entry);
   }
+  // Collects entry `k` of `a` (decoded, from another shard's bytes) as this side's entry at
+  // [offset, offset + its length): what on_entry collects from a decode equal to that entry's
+  // (side B taking side A's entry whose bytes it repeats, shard_diff_reuse.hpp).
+  void take(const SideCollector& a, std::size_t k, std::size_t offset) {
+    const Entry& from = a.entries[k];
+    m_tally.append(a.m_tally.entry(k));
+    Entry& entry = entries.emplace_back(from);
+    entry.offset = offset;
+    entry.end = offset + (from.end - from.offset);
+    entry.clean = false;
+    entry.first_replica = replicas.size();
+    replicas.insert(replicas.end(), a.replicas.begin() + static_cast<std::ptrdiff_t>(from.first_replica),
+                    a.replicas.begin() + static_cast<std::ptrdiff_t>(from.first_replica + from.replicas));
+  }
+  // Whether the entries arrived in (tenant, key) order (until the restore model is finished).
+  [[nodiscard]] bool sorted() const { return m_tally.sorted(); }
   [[nodiscard]] SideRef side(const Entry& e) const {
     SideRef out;
     out.decoded = e.decoded;

@@ -75,12 +75,21 @@ void ShardTallyBuilder::on_entry(const format::ShardEntry& entry) {
       if (r.status == model::replica_status::removed) ++e.removed_memory;
     }
   }
+  link_last();
+}
+
+void ShardTallyBuilder::append(const Entry& e) {
+  m_entries.push_back(e);
+  link_last();
+}
+
+void ShardTallyBuilder::link_last() {
   const std::size_t index = m_entries.size() - 1;
   if (index == 0) {
     m_group_starts.push_back(0);
     return;
   }
-  const int order = compare_objects(m_entries[index - 1], e);
+  const int order = compare_objects(m_entries[index - 1], m_entries[index]);
   if (order > 0) m_sorted = false;
   if (order != 0) m_group_starts.push_back(index);
 }

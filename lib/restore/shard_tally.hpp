@@ -60,6 +60,14 @@ class ShardTallyBuilder final : public format::ShardVisitor {
     std::uint64_t put_start_time_ms = 0;
   };
 
+  // Collects `e` as if on_entry had reduced an entry to it (a diff's side B taking side A's entry
+  // whose bytes it repeats: shard_diff_reuse.hpp).
+  void append(const Entry& e);
+  // Whether the entries collected so far arrived in (tenant, key) order (each >= the one before).
+  [[nodiscard]] bool sorted() const { return m_sorted; }
+  // The entries collected so far, in arrival order (one per on_entry or append).
+  [[nodiscard]] const Entry& entry(std::size_t i) const { return m_entries[i]; }
+
   // One (tenant, key) of the shard after duplicate resolution: `object` is the first decoded
   // entry with the last decoded entry's lease (empty when no entry decoded); `undecodable` counts
   // the entries the decoder skipped; `entries` all entries of the key.
@@ -87,6 +95,8 @@ class ShardTallyBuilder final : public format::ShardVisitor {
                      model::Findings& findings, OnObject& on_object) const;
   // The unsorted_entries finding, and the entries' indexes stably sorted by (tenant, key).
   [[nodiscard]] std::vector<std::size_t> sorted_order(std::uint32_t shard_index, model::Findings& findings) const;
+  // on_entry's and append's bookkeeping of the entry just collected (group starts, order).
+  void link_last();
   static void add_duplicate_finding(const Entry& head, std::size_t entries, std::uint32_t shard_index,
                                     model::Findings& findings);
   [[nodiscard]] static bool same_object(const Entry& a, const Entry& b) {

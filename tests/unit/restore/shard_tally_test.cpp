@@ -286,21 +286,31 @@ TEST(ShardTally, ResolveMatchesTheTextbookReductionOnRandomShards) {
     const auto expected = reference_resolve(tenants, keys, decoded, sizes, sorted);
 
     ShardTallyBuilder builder;
+    ShardTallyBuilder source;  // the third pass appends its entries (a diff's side B taking side A's)
     format::ObjectView view;
     format::ObjectDecodeResult result;
     format::ShardEntry entry;
     entry.object = &view;
     entry.result = &result;
-    for (int pass = 0; pass < 2; ++pass) {  // the second pass checks that reset() forgets everything
+    // The second pass checks that reset() forgets everything; the third collects the same entries
+    // with append() of what on_entry kept of them in another builder.
+    for (int pass = 0; pass < 3; ++pass) {
       builder.reset();
+      ShardTallyBuilder& collecting = pass == 2 ? source : builder;
+      collecting.reset();
       for (std::size_t i = 0; i < n; ++i) {
         view.tenant_id = tenants[i];
         view.key = keys[i];
         view.size = sizes[i];
         view.lease_timeout_ms = sizes[i] * 3 + 1;
         result.outcome = decoded[i] ? format::DecodeOutcome::decoded : format::DecodeOutcome::skipped;
-        builder.on_entry(entry);
+        collecting.on_entry(entry);
       }
+      if (pass == 2) {
+        for (std::size_t i = 0; i < n; ++i) builder.append(source.entry(i));
+      }
+      // What diff_shard asks instead of std::is_sorted over its own copy of the entries.
+      EXPECT_EQ(builder.sorted(), sorted) << "round " << round << " pass " << pass;
       model::Findings findings;
       std::vector<ReferenceObject> got;
       builder.resolve(7, findings, [&](const ShardTallyBuilder::Resolved& r) {
