@@ -5,12 +5,15 @@
 #include <map>
 #include <msgpack.hpp>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "format/metadata_file.hpp"
+#include "format/segments_decoder.hpp"
 #include "quota/rebuild.hpp"
 #include "util/checked_math.hpp"
 #include "util/file_reader.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::bench {
 
@@ -68,6 +71,39 @@ PhaseResult run_floor(const std::string& metadata_path, unsigned threads) {
     return {};
   };
   return scan(metadata_path, threads, handler, PhaseResult{}, t0);
+}
+
+PhaseResult run_frames(const std::string& metadata_path, const std::string& segments_path, unsigned threads) {
+  auto t0 = Clock::now();
+  std::string segments_error;
+  std::uint64_t segments_bytes = 0;
+  std::thread segments([&] {
+    util::FileReader file;
+    if (util::Status opened = file.open(segments_path); !opened.ok()) {
+      segments_error = opened.message();
+      return;
+    }
+    util::ZstdStreamReader stream(file);
+    model::Findings findings;
+    util::Status s = stream.open(std::size_t{1} << 40);
+    if (s.ok()) {
+      auto decoded = format::decode_segments(stream, format::SegmentsDecodeOptions{}, findings);
+      s = decoded.ok() ? stream.finish() : decoded.status();
+    }
+    if (!s.ok()) segments_error = "segments: " + s.message();
+    segments_bytes = stream.content_bytes();
+  });
+  std::atomic<std::uint64_t> sink{0};
+  format::ShardHandler handler = [&](unsigned, std::uint32_t, std::uint64_t, std::string_view raw) -> util::Status {
+    sink += raw.size();
+    return {};
+  };
+  PhaseResult result = scan(metadata_path, threads, handler, PhaseResult{}, t0);
+  segments.join();
+  result.seconds = since(t0);
+  if (result.error.empty()) result.error = segments_error;
+  result.decompressed_bytes += segments_bytes;
+  return result;
 }
 
 PhaseResult run_naive(const std::string& metadata_path, unsigned threads) {

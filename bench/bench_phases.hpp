@@ -6,6 +6,10 @@
 //            adds up the decompressed sizes;
 //   naive  - decompress, then msgpack::unpack each shard into an object tree and walk it to sum
 //            charges per tenant (how the master itself decodes);
+//   frames - the floor plus the segments payload decompressed and every allocator frame in it
+//            (node table, free-node list) decompressed, on one more thread as ours does: every
+//            zstd frame a restore must decompress (the master rejects a candidate whose frame
+//            fails, snapshot-format.md §3), with the payload's msgpack walked only to find them;
 //   ours   - the full quota-rebuild restore path (segments, streaming metadata decode into
 //            per-tenant tallies, task_manager, account table).
 #pragma once
@@ -25,6 +29,7 @@ struct PhaseResult {
 
 PhaseResult run_floor(const std::string& metadata_path, unsigned threads);
 PhaseResult run_naive(const std::string& metadata_path, unsigned threads);
+PhaseResult run_frames(const std::string& metadata_path, const std::string& segments_path, unsigned threads);
 PhaseResult run_ours(const std::string& store_dir, unsigned threads);
 
 }  // namespace moonquota::bench

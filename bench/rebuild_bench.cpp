@@ -1,6 +1,7 @@
 // moonquota-bench: forges an N-object store (or takes one) and measures, side by side and with
-// the same thread count, the zstd-only floor, the naive msgpack::unpack object-tree decode, and
-// our quota-rebuild path: seconds, objects/s, MB/s of decompressed msgpack, and peak RSS. Each
+// the same thread count, the zstd-only floor (the metadata shards), every zstd frame a restore
+// decompresses (the floor and the segments payload's), the naive msgpack::unpack object-tree
+// decode, and our quota-rebuild path: seconds, objects/s, MB/s of decompressed msgpack, and peak RSS. Each
 // phase runs in its own freshly exec'd process so its peak RSS is its own.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -43,6 +44,9 @@ int run_phase(const std::string& phase, const std::string& store, unsigned threa
   mq::bench::PhaseResult r;
   if (phase == "floor") r = mq::bench::run_floor(metadata, threads);
   if (phase == "naive") r = mq::bench::run_naive(metadata, threads);
+  if (phase == "frames") {
+    r = mq::bench::run_frames(metadata, listing->root + listing->listed.front() + "/segments", threads);
+  }
   if (phase == "ours") r = mq::bench::run_ours(store, threads);
   std::cout << to_json(r).dump() << "\n";
   return r.error.empty() ? 0 : 1;
@@ -133,10 +137,10 @@ int main(int argc, char** argv) {
     const char* name;
     unsigned threads;
   };
-  // The floor and the naive decode on one core (how the targets are stated) and on all cores;
-  // ours on all cores (the tool's default) and on one.
-  const std::vector<PhaseSpec> specs = {{"floor", 1},       {"floor", threads}, {"naive", 1},
-                                        {"naive", threads}, {"ours", 1},        {"ours", threads}};
+  // The floor, every frame a restore decompresses, and the naive decode on one core (how the
+  // targets are stated) and on all cores; ours on all cores (the tool's default) and on one.
+  const std::vector<PhaseSpec> specs = {{"floor", 1},  {"floor", threads}, {"frames", 1}, {"frames", threads},
+                                        {"naive", 1},  {"naive", threads}, {"ours", 1},   {"ours", threads}};
   for (const auto& spec : specs) {
     std::cerr << "phase " << spec.name << " (" << spec.threads << " threads) ...\n";
     Measured m = spawn_phase(spec.name, store, spec.threads);

@@ -9,6 +9,8 @@
 # objects, for diff), then measures with GNU time (wall,
 # user + system CPU, peak RSS; the best wall time of --runs runs), all with --threads T:
 #   floor       moonquota-bench's zstd-only floor: every shard decompressed, nothing decoded
+#   frames      moonquota-bench's floor plus the segments payload and its allocator frames (node
+#               tables, free-node lists) decompressed: every zstd frame a restore decompresses
 #   naive       moonquota-bench's msgpack::unpack object-tree walk summing the charge
 #   ours        moonquota-bench's run of the quota-rebuild library path (in process, like the two above)
 #   rebuild     quota-rebuild --store A --restore-time 0 (no lease filter: every object tallied)
@@ -17,7 +19,7 @@
 #   verify      snapshot-inspect verify --store A
 #   survival    snapshot-inspect survival --store A (the nine default delays)
 #   diff        snapshot-inspect diff --store A --other-store B
-# floor, naive and ours are measured inside moonquota-bench (its own process per phase, best of --runs
+# floor, frames, naive and ours are measured inside moonquota-bench (its own process per phase, best of --runs
 # runs); both stores are read once before (every measurement reads from the page cache); the ratio
 # columns are our wall time over the floor's and our CPU over summary's. Then the OpLog replay
 # (bench/oplog_replay.sh: 1M-entry forged logs, quota-rebuild --oplog-file and oplog-inspect
@@ -40,7 +42,7 @@ keep=0
 baseline=1
 build="${BUILD_DIR:-$here/build}"
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }  # the head comment
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
@@ -123,12 +125,12 @@ for n in $objects; do
 
   # Every run reads the stores from the page cache: the first phase measured must not pay for the disk.
   find "$a" "$b" -type f -exec cat {} + >/dev/null
-  log "$n objects: floor, naive and ours (moonquota-bench, $runs run(s))"
+  log "$n objects: floor, frames, naive and ours (moonquota-bench, $runs run(s))"
   for i in $(seq 1 "$runs"); do
     "$bench" --store "$a" --threads "$threads" --json >"$work/phases-$i.json" 2>/dev/null
   done
   floor_wall=""; summary_cpu=""
-  for phase in floor naive ours; do
+  for phase in floor frames naive ours; do
     read -r wall cpu kib < <(python3 - "$phase" "$threads" "$work"/phases-*.json <<'EOF'
 import json, sys
 best = None
