@@ -21,10 +21,7 @@ done
 # The temporary work directory (stores, outputs) is removed.
 [[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
 
-rc=0; BUILD_DIR="$build" bash "$src/scripts/bench.sh" --objects 0 >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 2 ]] && grep -q "'0' is not a positive integer" "$tmp/err" || fail "--objects 0: exit $rc"
-rc=0; BUILD_DIR="$build" bash "$src/scripts/bench.sh" --bogus >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 2 ]] && grep -q "unknown argument '--bogus'" "$tmp/err" || fail "--bogus: exit $rc"
-rc=0; BUILD_DIR="$tmp/nowhere" bash "$src/scripts/bench.sh" >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 3 ]] && grep -q "build first" "$tmp/err" || fail "no build: exit $rc"
+# shellcheck source=tests/bench/usage_errors.sh
+source "$src/tests/bench/usage_errors.sh"
+check_usage_errors "$build" "$src/scripts/bench.sh" "$tmp"
 echo "bench.sh: every row present"

@@ -20,10 +20,7 @@ grep -q '^| floor (moonquota-bench) | [0-9]* | [0-9]* | 1.00x |  |$' "$tmp/out" 
 grep -q '^| summary | [0-9]* | [0-9]* |  | 1.00x |$' "$tmp/out" || fail "summary is not 1.00x"
 [[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
 
-rc=0; BUILD_DIR="$build" bash "$src/bench/instruction_counts.sh" --objects 0 >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 2 ]] && grep -q "'0' is not a positive integer" "$tmp/err" || fail "--objects 0: exit $rc"
-rc=0; BUILD_DIR="$build" bash "$src/bench/instruction_counts.sh" --bogus >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 2 ]] && grep -q "unknown argument '--bogus'" "$tmp/err" || fail "--bogus: exit $rc"
-rc=0; BUILD_DIR="$tmp/nowhere" bash "$src/bench/instruction_counts.sh" >/dev/null 2>"$tmp/err" || rc=$?
-[[ $rc -eq 3 ]] && grep -q "build first" "$tmp/err" || fail "no build: exit $rc"
+# shellcheck source=tests/bench/usage_errors.sh
+source "$src/tests/bench/usage_errors.sh"
+check_usage_errors "$build" "$src/bench/instruction_counts.sh" "$tmp"
 echo "instruction_counts.sh: every row present"
