@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
   };
   // The floor, every frame a restore decompresses, and the naive decode on one core (how the
   // targets are stated) and on all cores; ours on all cores (the tool's default) and on one.
-  const std::vector<PhaseSpec> specs = {{"floor", 1},  {"floor", threads}, {"frames", 1}, {"frames", threads},
-                                        {"naive", 1},  {"naive", threads}, {"ours", 1},   {"ours", threads}};
+  const std::vector<PhaseSpec> specs = {{"floor", 1}, {"floor", threads}, {"frames", 1}, {"frames", threads},
+                                        {"naive", 1}, {"naive", threads}, {"ours", 1},   {"ours", threads}};
   for (const auto& spec : specs) {
     std::cerr << "phase " << spec.name << " (" << spec.threads << " threads) ...\n";
     Measured m = spawn_phase(spec.name, store, spec.threads);
