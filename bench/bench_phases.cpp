@@ -93,12 +93,7 @@ PhaseResult run_frames(const std::string& metadata_path, const std::string& segm
     if (!s.ok()) segments_error = "segments: " + s.message();
     segments_bytes = stream.content_bytes();
   });
-  std::atomic<std::uint64_t> sink{0};
-  format::ShardHandler handler = [&](unsigned, std::uint32_t, std::uint64_t, std::string_view raw) -> util::Status {
-    sink += raw.size();
-    return {};
-  };
-  PhaseResult result = scan(metadata_path, threads, handler, PhaseResult{}, t0);
+  PhaseResult result = run_floor(metadata_path, threads);  // the shards, beside the segments thread
   segments.join();
   result.seconds = since(t0);
   if (result.error.empty()) result.error = segments_error;
