@@ -20,13 +20,14 @@ work=""
 keep=0
 build="${BUILD_DIR:-$here/build}"
 
-usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }  # the head comment
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench/bench_lib.sh"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
     --work-dir) work="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) usage; exit 0 ;;
+    -h|--help) bench_usage; exit 0 ;;
     *) echo "instruction_counts.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -46,15 +47,8 @@ else
 fi
 a="$work/store-$objects"
 b="$work/store-$objects-plus1pct"
-forge() {  # DIR TAG ARGS...: reused when DIR holds that forge
-  local dir="$1" tag="$2"; shift 2
-  [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$tag" ]] && return
-  rm -rf "$dir"
-  "$tools/snapshot-forge" "$@" --out "$dir" -q
-  echo "$tag" >"$dir/.bench-objects"
-}
-forge "$a" "$objects" --large "$objects"
-forge "$b" "$objects+$((objects / 100))" --large "$objects" --added-objects "$((objects / 100))"
+bench_forge "$tools/snapshot-forge" "$(nproc)" "$objects" "$a"
+bench_forge "$tools/snapshot-forge" "$(nproc)" "$objects" "$b" "$((objects / 100))"
 
 # count LABEL CMD...: the instructions CMD executes (every thread, the program's whole run).
 count() {

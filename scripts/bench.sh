@@ -42,7 +42,8 @@ keep=0
 baseline=1
 build="${BUILD_DIR:-$here/build}"
 
-usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }  # the head comment
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench/bench_lib.sh"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
@@ -52,7 +53,7 @@ while [[ $# -gt 0 ]]; do
     --work-dir) work="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --no-baseline) baseline=0; shift ;;
-    -h|--help) usage; exit 0 ;;
+    -h|--help) bench_usage; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -96,20 +97,7 @@ best() {
   echo "$best_line"
 }
 
-forge() {  # N DIR [ADDED]: a store of N objects (seed 1) plus ADDED more (the twin), reused when DIR holds it
-  local n="$1" dir="$2" added="${3:-0}"
-  local tag="$n"
-  if ((added > 0)); then tag="$n+$added"; fi
-  if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$tag" ]]; then return; fi
-  log "forging $tag objects into $dir"
-  rm -rf "$dir"
-  if ((added > 0)); then
-    "$tools/snapshot-forge" --large "$n" --added-objects "$added" --out "$dir" --threads "$threads" -q
-  else
-    "$tools/snapshot-forge" --large "$n" --out "$dir" --threads "$threads" -q
-  fi
-  echo "$tag" >"$dir/.bench-objects"
-}
+forge() { bench_forge "$tools/snapshot-forge" "$threads" "$@"; }  # N DIR [ADDED]
 
 mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k / 1024}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2fx", a / b; else printf "—" }'; }
