@@ -16,3 +16,34 @@ bench_forge() {
   "$forge" --large "$n" "${extra[@]}" --out "$dir" --threads "$threads" -q
   echo "$tag" >"$dir/.bench-objects"
 }
+
+# bench_need_value FLAG ARGC [VALUE]: a flag that takes a value got one (ARGC is the "$#" of the
+# argument loop, FLAG included); otherwise a usage error (exit 2) instead of bash's "unbound variable".
+bench_need_value() {
+  if [[ "$2" -lt 2 || -z "${3:-}" ]]; then
+    echo "$(basename "$0"): $1 needs a value (try --help)" >&2
+    exit 2
+  fi
+}
+
+# bench_work_dir DIR KEEP: sets `work` to DIR (created if missing), or to a new temporary
+# directory when DIR is empty, removed when the script exits unless KEEP is 1 (then its path is
+# said on stderr). A DIR that cannot be a writable directory is exit 3, said before any work.
+bench_work_dir() {
+  local dir="$1" keep="$2" me; me="$(basename "$0")"
+  if [[ -z "$dir" ]]; then
+    work="$(mktemp -d "${TMPDIR:-/tmp}/moonquota-bench.XXXXXX")" ||
+      { echo "$me: cannot create a work directory under ${TMPDIR:-/tmp}" >&2; exit 3; }
+    if [[ "$keep" -eq 1 ]]; then
+      echo "$me: work directory (kept): $work" >&2
+    else
+      trap 'rm -rf "$work"' EXIT
+    fi
+    return
+  fi
+  if ! mkdir -p -- "$dir" 2>/dev/null || [[ ! -d "$dir" || ! -w "$dir" ]]; then
+    echo "$me: --work-dir $dir: not a writable directory" >&2
+    exit 3
+  fi
+  work="$dir"
+}

@@ -12,6 +12,8 @@
 # snapshot-inspect summary, verify, diff (against the twin) and quota-rebuild --restore-time 0.
 # Prints a Markdown table: instructions, per object, over the floor's, over summary's.
 # Needs valgrind and a build in build/ (BUILD_DIR to use another); about 30 s per 100k objects.
+# Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
+# writable directory.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,6 +25,7 @@ build="${BUILD_DIR:-$here/build}"
 # shellcheck source=bench/bench_lib.sh
 source "$here/bench/bench_lib.sh"
 while [[ $# -gt 0 ]]; do
+  case "$1" in --objects|--work-dir) bench_need_value "$1" $# "${2:-}" ;; esac
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
     --work-dir) work="$2"; shift 2 ;;
@@ -39,12 +42,7 @@ for f in "$tools/snapshot-forge" "$tools/snapshot-inspect" "$tools/quota-rebuild
 done
 command -v valgrind >/dev/null || { echo "instruction_counts.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 3; }
 
-if [[ -z "$work" ]]; then
-  work="$(mktemp -d "${TMPDIR:-/tmp}/moonquota-instructions.XXXXXX")"
-  [[ $keep -eq 1 ]] || trap 'rm -rf "$work"' EXIT
-else
-  mkdir -p "$work"
-fi
+bench_work_dir "$work" "$keep"
 a="$work/store-$objects"
 b="$work/store-$objects-plus1pct"
 bench_forge "$tools/snapshot-forge" "$(nproc)" "$objects" "$a"

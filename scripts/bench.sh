@@ -30,6 +30,8 @@
 # (scripts/build.sh build) with the tools and bench/moonquota-bench. Disk: about 65 bytes per
 # object per store (18M objects: 1.2 GB each) under the work directory (default a temporary
 # directory, removed at the end unless --keep).
+# Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
+# writable directory.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,6 +47,7 @@ build="${BUILD_DIR:-$here/build}"
 # shellcheck source=bench/bench_lib.sh
 source "$here/bench/bench_lib.sh"
 while [[ $# -gt 0 ]]; do
+  case "$1" in --objects|--oplog-entries|--threads|--runs|--work-dir) bench_need_value "$1" $# "${2:-}" ;; esac
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
     --oplog-entries) oplog_entries="$2"; shift 2 ;;
@@ -60,6 +63,8 @@ done
 for v in "$threads" "$runs" $objects $oplog_entries; do
   [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: '$v' is not a positive integer" >&2; exit 2; }
 done
+[[ -n "${objects//[[:space:]]/}" && -n "${oplog_entries//[[:space:]]/}" ]] ||
+  { echo "bench.sh: --objects and --oplog-entries each need at least one count" >&2; exit 2; }
 tools="$build/tools"
 bench="$build/bench/moonquota-bench"
 for t in quota-rebuild quota-reconcile snapshot-inspect snapshot-forge oplog-inspect; do
@@ -68,12 +73,7 @@ done
 [[ -x "$bench" ]] || { echo "bench.sh: $bench is missing: build first" >&2; exit 3; }
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: GNU time (/usr/bin/time, package time) is missing" >&2; exit 3; }
 
-if [[ -z "$work" ]]; then
-  work="$(mktemp -d "${TMPDIR:-/tmp}/moonquota-bench.XXXXXX")"
-  [[ $keep -eq 1 ]] || trap 'rm -rf "$work"' EXIT
-else
-  mkdir -p "$work"
-fi
+bench_work_dir "$work" "$keep"
 log() { echo "bench.sh: $*" >&2; }
 
 # best LABEL CMD...: prints "wall cpu peak_kib" of the run with the best wall time; a run that
