@@ -115,7 +115,12 @@ for n in $objects; do
   find "$a" "$b" -type f -exec cat {} + >/dev/null
   log "$n objects: floor, frames, naive and ours (moonquota-bench, $runs run(s))"
   for i in $(seq 1 "$runs"); do
-    "$bench" --store "$a" --threads "$threads" --json >"$work/phases-$i.json" 2>/dev/null
+    rc=0; "$bench" --store "$a" --threads "$threads" --json >"$work/phases-$i.json" 2>"$work/err.bench" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+      log "moonquota-bench --store $a: exit $rc"
+      { tail -n 5 "$work/err.bench"; grep -o '"error": "[^"]*"' "$work/phases-$i.json" | sort -u; } >&2
+      exit 1
+    fi
   done
   floor_wall=""; summary_cpu=""
   for phase in floor frames naive ours; do
