@@ -17,6 +17,16 @@ bench_forge() {
   echo "$tag" >"$dir/.bench-objects"
 }
 
+# bench_positive_integers WHAT VALUE...: every VALUE is a positive integer and there is one at
+# least; otherwise a usage error (exit 2) naming WHAT.
+bench_positive_integers() {
+  local what="$1" v; shift
+  [[ $# -gt 0 ]] || { echo "$(basename "$0"): $what: at least one value is needed" >&2; exit 2; }
+  for v in "$@"; do
+    [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): $what: '$v' is not a positive integer" >&2; exit 2; }
+  done
+}
+
 # bench_need_value FLAG ARGC [VALUE]: a flag that takes a value got one (ARGC is the "$#" of the
 # argument loop, FLAG included); otherwise a usage error (exit 2) instead of bash's "unbound variable".
 bench_need_value() {

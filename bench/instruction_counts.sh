@@ -34,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "instruction_counts.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
-[[ "$objects" =~ ^[1-9][0-9]*$ ]] || { echo "instruction_counts.sh: '$objects' is not a positive integer" >&2; exit 2; }
+bench_positive_integers --objects "$objects"
 tools="$build/tools"
 bench="$build/bench/moonquota-bench"
 for f in "$tools/snapshot-forge" "$tools/snapshot-inspect" "$tools/quota-rebuild" "$bench"; do

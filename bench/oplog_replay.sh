@@ -10,10 +10,16 @@
 # Tools: ours from build/tools (override with TOOLS=DIR); the baseline from BASE_TOOLS=DIR
 # (default /tmp/base-5a2a67d/build/tools: `git worktree add /tmp/base-5a2a67d 5a2a67d`, then
 # configure it RelWithDebInfo with -DMOONQUOTA_BUILD_TESTS=OFF and build the targets quota-rebuild
-# and oplog-inspect). Without a baseline only ours is measured. Prints a Markdown table.
+# and oplog-inspect). Without a baseline only ours is measured. Prints a Markdown table. A run that
+# fails ends the script (exit 1, its stderr shown); SIZES and RUNS must be positive integers (exit 2).
 set -euo pipefail
 sizes="${1:-100000 1000000}"; runs="${2:-3}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench/bench_lib.sh"
+# shellcheck disable=SC2086  # SIZES is a list
+bench_positive_integers SIZES $sizes
+bench_positive_integers RUNS "$runs"
 tools="${TOOLS:-$here/build/tools}"
 base_tools="${BASE_TOOLS:-/tmp/base-5a2a67d/build/tools}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/oplog-bench.XXXXXX")"
@@ -24,7 +30,11 @@ best() {  # LABEL CMD...: "wall user peak_kb" of the run with the best wall time
   local label="$1"; shift
   local best_line=""
   for _ in $(seq 1 "$runs"); do
-    /usr/bin/time -f "%e %U %M" -o "$work/time" "$@" >"$work/out.$label" 2>/dev/null || true
+    local rc=0
+    /usr/bin/time -f "%e %U %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
+    if [[ $rc -ne 0 ]]; then  # a failed run is no measurement (this ends the script: its read gets nothing)
+      echo "oplog_replay.sh: $label: exit $rc: $*" >&2; tail -n 5 "$work/err.$label" >&2; exit 1
+    fi
     local line; line="$(tail -n 1 "$work/time")"
     if [[ -z "$best_line" ]] || awk -v a="${line%% *}" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
       best_line="$line"

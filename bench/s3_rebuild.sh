@@ -4,10 +4,14 @@
 # each (GNU time), best of RUNS, and where the S3 run's time goes: the download alone (curl GETs
 # of every object, one stream) against the local rebuild (the decode alone).
 #   scripts/with-services.sh bash bench/s3_rebuild.sh [OBJECTS (2000000)] [THREADS (2)] [RUNS (3)]
-# Tools from build/tools (override with TOOLS=DIR). Prints a Markdown table.
+# Tools from build/tools (override with TOOLS=DIR). Prints a Markdown table. A run that fails ends
+# the script (exit 1, its stderr shown); the numbers must be positive integers (exit 2).
 set -euo pipefail
 objects="${1:-2000000}"; threads="${2:-2}"; runs="${3:-3}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench/bench_lib.sh"
+bench_positive_integers "OBJECTS THREADS RUNS" "$objects" "$threads" "$runs"
 tools="${TOOLS:-$here/build/tools}"
 [[ -n "${MOONQUOTA_S3_ENDPOINT:-}" ]] || { echo "run under scripts/with-services.sh" >&2; exit 2; }
 work="$(mktemp -d "${TMPDIR:-/tmp}/s3-bench.XXXXXX")"
@@ -24,7 +28,11 @@ best() {  # LABEL CMD...: best wall time and its peak RSS of $runs runs
   local label="$1"; shift
   local best_s="" best_kb=""
   for _ in $(seq 1 "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out.$label" 2>/dev/null
+    local rc=0
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
+    if [[ $rc -ne 0 ]]; then  # a failed run is no measurement (this ends the script: its read gets nothing)
+      echo "s3_rebuild.sh: $label: exit $rc: $*" >&2; tail -n 5 "$work/err.$label" >&2; exit 1
+    fi
     read -r s kb < "$work/time"
     if [[ -z "$best_s" ]] || awk -v a="$s" -v b="$best_s" 'BEGIN{exit !(a<b)}'; then best_s="$s"; best_kb="$kb"; fi
   done

@@ -60,11 +60,12 @@ while [[ $# -gt 0 ]]; do
     *) echo "bench.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
-for v in "$threads" "$runs" $objects $oplog_entries; do
-  [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: '$v' is not a positive integer" >&2; exit 2; }
-done
-[[ -n "${objects//[[:space:]]/}" && -n "${oplog_entries//[[:space:]]/}" ]] ||
-  { echo "bench.sh: --objects and --oplog-entries each need at least one count" >&2; exit 2; }
+bench_positive_integers --threads "$threads"
+bench_positive_integers --runs "$runs"
+# shellcheck disable=SC2086  # the two are lists
+bench_positive_integers --objects $objects
+# shellcheck disable=SC2086
+bench_positive_integers --oplog-entries $oplog_entries
 tools="$build/tools"
 bench="$build/bench/moonquota-bench"
 for t in quota-rebuild quota-reconcile snapshot-inspect snapshot-forge oplog-inspect; do

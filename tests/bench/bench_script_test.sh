@@ -21,6 +21,21 @@ done
 # The temporary work directory (stores, outputs) is removed.
 [[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
 
+# bench/oplog_replay.sh: a measured command that fails ends the script with its error (it was
+# timed and printed as a row); its arguments are checked.
+fake="$tmp/tools"; mkdir -p "$fake"
+ln -s "$build/tools/snapshot-forge" "$build/tools/oplog-inspect" "$fake/"
+printf '#!/bin/sh\necho "quota-rebuild: broken on purpose" >&2\nexit 3\n' >"$fake/quota-rebuild"; chmod +x "$fake/quota-rebuild"
+rc=0; TOOLS="$fake" BASE_TOOLS=/nonexistent TMPDIR="$tmp" bash "$src/bench/oplog_replay.sh" 1000 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "ours-rebuild: exit 3" "$tmp/err" && grep -q "broken on purpose" "$tmp/err" ||
+  fail "oplog_replay.sh with a failing quota-rebuild: exit $rc: $(cat "$tmp/err")"
+! grep -q "^| 1000 | rebuild" "$tmp/out" || fail "oplog_replay.sh printed a row for a failed run"
+rm -rf "$fake"
+for args in "0 1" "1000 0" "abc 1"; do
+  rc=0; TOOLS="$build/tools" TMPDIR="$tmp" bash "$src/bench/oplog_replay.sh" $args >/dev/null 2>"$tmp/err" || rc=$?
+  [[ $rc -eq 2 ]] && grep -q "is not a positive integer" "$tmp/err" || fail "oplog_replay.sh $args: exit $rc"
+done
+
 # shellcheck source=tests/bench/usage_errors.sh
 source "$src/tests/bench/usage_errors.sh"
 check_usage_errors "$build" "$src/scripts/bench.sh" "$tmp"
