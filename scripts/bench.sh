@@ -73,6 +73,10 @@ for t in quota-rebuild quota-reconcile snapshot-inspect snapshot-forge oplog-ins
 done
 [[ -x "$bench" ]] || { echo "bench.sh: $bench is missing: build first" >&2; exit 3; }
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: GNU time (/usr/bin/time, package time) is missing" >&2; exit 3; }
+if [[ $baseline -eq 1 ]] && ! git -C "$here" cat-file -e '5a2a67d^{commit}' 2>/dev/null; then
+  echo "bench.sh: the baseline 5a2a67d is not in $here (a git clone with its history is needed): use --no-baseline" >&2
+  exit 3
+fi
 
 bench_work_dir "$work" "$keep"
 log() { echo "bench.sh: $*" >&2; }
@@ -180,6 +184,7 @@ base_dir="$work/base-5a2a67d"
 if [[ $baseline -eq 1 ]]; then
   if [[ ! -x "$base_dir/build/tools/quota-rebuild" || ! -x "$base_dir/build/tools/oplog-inspect" ]]; then
     log "building the baseline 5a2a67d in $base_dir"
+    git -C "$here" worktree prune  # registrations of worktrees an interrupted run left behind
     git -C "$here" worktree add -f --detach "$base_dir" 5a2a67d >/dev/null 2>&1 || [[ -d "$base_dir/lib" ]]
     cmake -S "$base_dir" -B "$base_dir/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DMOONQUOTA_BUILD_TESTS=OFF >/dev/null
