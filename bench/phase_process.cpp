@@ -12,6 +12,8 @@ namespace moonquota::bench {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+constexpr int k_interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+bool g_caught[3] = {false, false, false};  // per k_interrupts: whether catch_interrupts() took it over
 
 void record(int sig) { g_signal = sig; }
 
@@ -26,8 +28,13 @@ void set_disposition(int sig, void (*handler)(int)) {
 }  // namespace
 
 void catch_interrupts() {
-  set_disposition(SIGINT, record);
-  set_disposition(SIGTERM, record);
+  for (int i = 0; i < 3; ++i) {
+    struct sigaction current {};
+    // An ignored signal stays ignored (nohup's SIGHUP, SIGINT of a job a script started with &).
+    if (sigaction(k_interrupts[i], nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+    set_disposition(k_interrupts[i], record);
+    g_caught[i] = true;
+  }
 }
 
 int interrupt_signal() { return g_signal; }
@@ -54,8 +61,9 @@ ChildOutcome run_child(const std::function<int()>& body) {
     return outcome;
   }
   if (pid == 0) {
-    set_disposition(SIGINT, SIG_DFL);
-    set_disposition(SIGTERM, SIG_DFL);
+    for (int i = 0; i < 3; ++i) {
+      if (g_caught[i]) set_disposition(k_interrupts[i], SIG_DFL);
+    }
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);

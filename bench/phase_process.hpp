@@ -1,7 +1,7 @@
 // moonquota-bench's children: the forge and every phase run in a process of their own (a phase so
 // that its peak RSS is its own). An interrupt of the parent (SIGINT from a terminal, SIGTERM from
-// `timeout` or a job runner) stops the running child, and the parent then removes what it forged
-// before it dies of the same signal: a killed run leaves no store behind.
+// `timeout` or a job runner, SIGHUP from a closed terminal) stops the running child, and the parent then removes what
+// it forged before it dies of the same signal: a killed run leaves no store behind.
 #pragma once
 
 #include <sys/resource.h>
@@ -11,8 +11,8 @@
 
 namespace moonquota::bench {
 
-// Records SIGINT and SIGTERM instead of dying of them (a blocking wait for a child returns);
-// children get the default dispositions back.
+// Records SIGINT, SIGTERM and SIGHUP instead of dying of them (a blocking wait for a child returns);
+// one that is ignored (nohup) stays ignored. Children get the default dispositions back.
 void catch_interrupts();
 // The signal caught since catch_interrupts(), or 0.
 [[nodiscard]] int interrupt_signal();

@@ -203,6 +203,7 @@ int main(int argc, char** argv) {
     report["phases"].push_back(m.result);
   }
   remove_forged();
+  mq::bench::die_of_interrupt();  // one that came between two phases or after the last
   const int rc = failed ? 3 : 0;  // a phase that could not read the store: bad input
 
   if (as_json) {

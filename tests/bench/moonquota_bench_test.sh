@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # moonquota-bench as an operator runs it: a --work-dir it was given keeps everything that was in
 # it (the forged store goes in a new directory under it, removed at the end); a store it cannot
-# read is exit 3, bad flags exit 2; SIGTERM while it forges or while a phase runs leaves no store
-# and no child behind, and it dies of that signal (exit 143 from bash). No timing is asserted: each
+# read is exit 3, bad flags exit 2; SIGTERM or SIGHUP while it forges or while a phase runs leaves
+# no store and no child behind, and it dies of that signal (exit 143, 129 from bash); under nohup
+# SIGHUP changes nothing. No timing is asserted: each
 # signal is sent once the step it targets has announced itself on stderr, and a run of 1M objects
 # takes seconds past either point on any machine.
 #   moonquota_bench_test.sh BUILD_DIR
@@ -29,22 +30,33 @@ for args in "--threads 99999" "--phase bogus --store $tmp" "--bogus"; do
   [[ $rc -eq 2 ]] || fail "$args: exit $rc"
 done
 
-# interrupted_at PATTERN: SIGTERM once stderr shows PATTERN; exit 143, nothing left behind.
-interrupted_at() {
-  "$bench" --objects 1000000 --threads 2 --work-dir "$work" >/dev/null 2>"$tmp/err" &
+# signalled_at SIGNAL PATTERN EXPECTED [IGNORED]: sends SIGNAL once stderr shows PATTERN; the run
+# ends with EXPECTED and leaves nothing behind. IGNORED: the run starts with SIGNAL ignored (nohup).
+# The run forges $objects objects.
+signalled_at() {
+  local sig="$1" pattern="$2" expected="$3" ignored="${4:-}"
+  if [[ -n "$ignored" ]]; then
+    (trap '' "$sig"; exec "$bench" --objects "$objects" --threads 2 --work-dir "$work" >/dev/null 2>"$tmp/err") &
+  else
+    "$bench" --objects "$objects" --threads 2 --work-dir "$work" >/dev/null 2>"$tmp/err" &
+  fi
   local pid=$! rc=0 waited=0
-  until grep -q "$1" "$tmp/err"; do
-    kill -0 "$pid" 2>/dev/null || fail "ended before '$1': $(cat "$tmp/err")"
+  until grep -q "$pattern" "$tmp/err"; do
+    kill -0 "$pid" 2>/dev/null || fail "ended before '$pattern': $(cat "$tmp/err")"
     sleep 0.05
     waited=$((waited + 1))
-    [[ $waited -lt 6000 ]] || { kill -KILL "$pid"; fail "no '$1' in 5 minutes"; }
+    [[ $waited -lt 6000 ]] || { kill -KILL "$pid"; fail "no '$pattern' in 5 minutes"; }
   done
-  kill -TERM "$pid"
+  kill -"$sig" "$pid"
   wait "$pid" || rc=$?
-  [[ $rc -eq 143 ]] || fail "SIGTERM at '$1': exit $rc"
-  only_notes || fail "SIGTERM at '$1' left $(ls -A "$work")"
-  ! pgrep -f -- "moonquota-bench --phase .* --store $work" >/dev/null || fail "SIGTERM at '$1' left a phase running"
+  [[ $rc -eq $expected ]] || fail "SIG$sig at '$pattern'${ignored:+ (ignored)}: exit $rc, not $expected"
+  only_notes || fail "SIG$sig at '$pattern' left $(ls -A "$work")"
+  ! pgrep -f -- "moonquota-bench --phase .* --store $work" >/dev/null || fail "SIG$sig at '$pattern' left a phase running"
 }
-interrupted_at "^forging "
-interrupted_at "^phase naive "
-echo "moonquota-bench: work directory kept, exit codes, interrupts clean up"
+objects=1000000
+signalled_at TERM "^forging " 143
+signalled_at TERM "^phase naive " 143
+signalled_at HUP "^phase frames " 129
+objects=300000  # a whole run: smaller, and still its forge and eight phases after the signal
+signalled_at HUP "^forging " 0 ignored  # nohup: the run goes on to its end
+echo "moonquota-bench: work directory kept, exit codes, signals clean up"
