@@ -9,6 +9,9 @@
 set -euo pipefail
 runs="${1:-1000}"; every="${2:-20ms}"; sample_every="${3:-100}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench/bench_lib.sh"
+bench_positive_integers "RUNS SAMPLE_EVERY" "$runs" "$sample_every"
 tools="${TOOLS:-$here/build/tools}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/serve-soak.XXXXXX")"
 master_pid=""; serve_pid=""
