@@ -5,12 +5,17 @@ bench_usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { ex
 
 # bench_forge FORGE THREADS N DIR [ADDED]: a store of N objects (snapshot-forge --large N, seed 1)
 # plus ADDED more (the twin, --added-objects) in DIR, reused when DIR holds that very forge (its
-# .bench-objects tag), so the two scripts share a --work-dir's stores. Progress on stderr.
+# .bench-objects tag), so the two scripts share a --work-dir's stores. Progress on stderr. A DIR
+# that exists without the tag (not empty, or not a directory) is never replaced: exit 3.
 bench_forge() {
   local forge="$1" threads="$2" n="$3" dir="$4" added="${5:-0}"
   local tag="$n" extra=()
   if ((added > 0)); then tag="$n+$added"; extra=(--added-objects "$added"); fi
   if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$tag" ]]; then return; fi
+  if [[ -e "$dir" && ! -f "$dir/.bench-objects" && -n "$(ls -A "$dir" 2>/dev/null || echo x)" ]]; then
+    echo "$(basename "$0"): $dir exists and was not forged by a bench script: move it or use another --work-dir" >&2
+    exit 3
+  fi
   echo "$(basename "$0"): forging $tag objects into $dir" >&2
   rm -rf "$dir"
   "$forge" --large "$n" "${extra[@]}" --out "$dir" --threads "$threads" -q
