@@ -60,5 +60,5 @@ bench_work_dir() {
     echo "$me: --work-dir $dir: not a writable directory" >&2
     exit 3
   fi
-  work="$dir"
+  work="$(cd -- "$dir" && pwd)"  # absolute: git -C and cmake -S resolve relative paths differently
 }
