@@ -12,6 +12,8 @@
 # snapshot-inspect summary, verify, diff (against the twin) and quota-rebuild --restore-time 0.
 # Prints a Markdown table: instructions, per object, over the floor's, over summary's.
 # Needs valgrind and a build in build/ (BUILD_DIR to use another); about 30 s per 100k objects.
+# The two stores are removed at the end unless --keep (a later run with the same --work-dir, or
+# scripts/bench.sh with it, reuses kept ones).
 # Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
 # writable directory.
 set -euo pipefail
@@ -83,3 +85,4 @@ for name in floor frames naive ours summary rebuild verify diff; do
     y = (k == "summary" || k == "verify" || k == "diff") ? sprintf("%.2fx", c / s) : "";
     printf "| %s | %d | %.0f | %s | %s |\n", l, c, c / o, x, y }'
 done
+[[ $keep -eq 1 ]] || rm -rf "$a" "$b"

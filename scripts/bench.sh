@@ -29,7 +29,9 @@
 # Output: Markdown tables on stdout, progress on stderr. Needs a RelWithDebInfo build in build/
 # (scripts/build.sh build) with the tools and bench/moonquota-bench. Disk: about 65 bytes per
 # object per store (18M objects: 1.2 GB each) under the work directory (default a temporary
-# directory, removed at the end unless --keep).
+# directory, removed at the end unless --keep). Each size's two stores are removed once measured;
+# --keep keeps them (and the temporary directory), and a later run with the same --work-dir
+# reuses them.
 # Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
 # writable directory.
 set -euo pipefail
@@ -174,7 +176,7 @@ json.dump({"success": True, "data": rows}, sys.stdout)' >"$work/live-$n.json"
   done
   unset cmds
   rm -f "$work"/phases-*.json
-  [[ $keep -eq 1 ]] || rm -rf "$b"
+  [[ $keep -eq 1 ]] || rm -rf "$a" "$b"
 done
 
 echo

@@ -21,6 +21,15 @@ done
 # The temporary work directory (stores, outputs) is removed.
 [[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
 
+# With a --work-dir of the user's: the stores go once measured, --keep keeps them for the next run.
+small=(--objects 2000 --oplog-entries 100 --no-baseline --work-dir "$tmp/w")
+BUILD_DIR="$build" bash "$src/scripts/bench.sh" "${small[@]}" >/dev/null 2>&1 || fail "bench.sh --work-dir: exit $?"
+[[ -z "$(ls "$tmp/w" | grep '^store-')" ]] || fail "--work-dir without --keep kept $(ls "$tmp/w")"
+BUILD_DIR="$build" bash "$src/scripts/bench.sh" "${small[@]}" --keep >/dev/null 2>&1 || fail "bench.sh --keep: exit $?"
+[[ -f "$tmp/w/store-2000/.bench-objects" && -f "$tmp/w/store-2000-plus1pct/.bench-objects" ]] ||
+  fail "--keep did not keep the stores: $(ls "$tmp/w")"
+rm -rf "$tmp/w"
+
 # bench/oplog_replay.sh: a measured command that fails ends the script with its error (it was
 # timed and printed as a row); its arguments are checked.
 fake="$tmp/tools"; mkdir -p "$fake"
