@@ -1,4 +1,5 @@
-# Sourced by scripts/bench.sh and bench/instruction_counts.sh: what both do the same way.
+# Sourced by scripts/bench.sh and the scripts in bench/: what they do the same way (usage, forged
+# stores, argument checks, the work directory).
 
 # Prints the sourcing script's head comment (its usage), without the '#'.
 bench_usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }

@@ -14,8 +14,9 @@
 # Needs valgrind and a build in build/ (BUILD_DIR to use another); about 30 s per 100k objects.
 # The two stores are removed at the end unless --keep (a later run with the same --work-dir, or
 # scripts/bench.sh with it, reuses kept ones).
-# Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
-# writable directory.
+# Exit 2: a usage error (a flag without its value too); 3: no build, a --work-dir that is not a
+# writable directory, or a store-N in it that no bench script forged (never replaced); 1: a
+# command failed under valgrind (its stderr is shown).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"

@@ -32,8 +32,10 @@
 # directory, removed at the end unless --keep). Each size's two stores are removed once measured;
 # --keep keeps them (and the temporary directory), and a later run with the same --work-dir
 # reuses them.
-# Exit 2: a usage error (a flag without its value too); 3: no build, or --work-dir is not a
-# writable directory.
+# Exit 2: a usage error (a flag without its value too); 3, before anything is measured: no build, a
+# --work-dir that is not a writable directory, or (without --no-baseline) no commit 5a2a67d in the
+# checkout; 3 also for a store-N in --work-dir that no bench script forged (it is never replaced);
+# 1: a measured command failed (its stderr is shown).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
