@@ -37,8 +37,6 @@ void catch_interrupts() {
   }
 }
 
-int interrupt_signal() { return g_signal; }
-
 void die_of_interrupt() {
   const int sig = g_signal;
   if (sig == 0) return;

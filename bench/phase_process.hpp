@@ -14,8 +14,6 @@ namespace moonquota::bench {
 // Records SIGINT, SIGTERM and SIGHUP instead of dying of them (a blocking wait for a child returns);
 // one that is ignored (nohup) stays ignored. Children get the default dispositions back.
 void catch_interrupts();
-// The signal caught since catch_interrupts(), or 0.
-[[nodiscard]] int interrupt_signal();
 // Dies of the signal caught (default disposition, raised again); returns only when there was none.
 void die_of_interrupt();
 
