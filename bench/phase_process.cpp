@@ -3,44 +3,45 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+
+#include "util/interrupt_signals.hpp"
 
 namespace moonquota::bench {
 
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
-constexpr int k_interrupts[] = {SIGINT, SIGTERM, SIGHUP};
-bool g_caught[3] = {false, false, false};  // per k_interrupts: whether catch_interrupts() took it over
+// Per util::k_interrupt_signals: whether catch_interrupts() took it over, and the action it had.
+std::array<bool, util::k_interrupt_signals.size()> g_caught{};
+std::array<struct sigaction, util::k_interrupt_signals.size()> g_previous{};
 
 void record(int sig) { g_signal = sig; }
 
-void set_disposition(int sig, void (*handler)(int)) {
-  struct sigaction action {};
-  action.sa_handler = handler;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;  // no SA_RESTART: a blocking read or wait returns EINTR
-  sigaction(sig, &action, nullptr);
+// Gives back every signal catch_interrupts() took over (in the child, and before dying of one).
+void restore_interrupts() {
+  for (std::size_t i = 0; i < util::k_interrupt_signals.size(); ++i) {
+    if (g_caught[i]) util::restore_signal(util::k_interrupt_signals[i], g_previous[i]);
+  }
 }
 
 }  // namespace
 
 void catch_interrupts() {
-  for (int i = 0; i < 3; ++i) {
-    struct sigaction current {};
-    // An ignored signal stays ignored (nohup's SIGHUP, SIGINT of a job a script started with &).
-    if (sigaction(k_interrupts[i], nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
-    set_disposition(k_interrupts[i], record);
-    g_caught[i] = true;
+  // Only a signal whose action is the default one: an ignored one stays ignored (nohup's SIGHUP,
+  // SIGINT of a job a script started with &). No SA_RESTART: a blocking read or wait returns EINTR.
+  for (std::size_t i = 0; i < util::k_interrupt_signals.size(); ++i) {
+    g_caught[i] = util::take_over_signal(util::k_interrupt_signals[i], record, g_previous[i]);
   }
 }
 
 void die_of_interrupt() {
   const int sig = g_signal;
   if (sig == 0) return;
-  set_disposition(sig, SIG_DFL);
+  restore_interrupts();
   std::raise(sig);
 }
 
@@ -59,9 +60,7 @@ ChildOutcome run_child(const std::function<int()>& body) {
     return outcome;
   }
   if (pid == 0) {
-    for (int i = 0; i < 3; ++i) {
-      if (g_caught[i]) set_disposition(k_interrupts[i], SIG_DFL);
-    }
+    restore_interrupts();
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);

@@ -18,6 +18,7 @@
 #include "source/s3_url.hpp"
 #include "util/crc32c.hpp"
 #include "util/file_reader.hpp"
+#include "util/interrupt_signals.hpp"
 
 namespace moonquota::forge {
 
@@ -32,11 +33,10 @@ constexpr std::uint64_t k_crc_read_bytes = 1 << 20;
 // (a store of millions of objects takes a while): the handler removes it with `rm -rf` in a child
 // (fork and execve are async-signal-safe, a recursive removal in the handler would not be), then
 // restores the signal's previous action and raises it again. Installed only for a signal whose
-// action is the default one (as util/atomic_stream does), and only while the directory exists.
-constexpr std::array<int, 3> k_cleanup_signals = {SIGINT, SIGTERM, SIGHUP};
+// action is the default one (util/interrupt_signals), and only while the directory exists.
 std::array<char, 4096> g_scratch_path{};
-std::array<struct sigaction, k_cleanup_signals.size()> g_previous_actions{};
-std::array<bool, k_cleanup_signals.size()> g_installed{};
+std::array<struct sigaction, util::k_interrupt_signals.size()> g_previous_actions{};
+std::array<bool, util::k_interrupt_signals.size()> g_installed{};
 
 extern "C" void remove_scratch_and_reraise(int signal_number) {
   const int saved_errno = errno;
@@ -54,8 +54,8 @@ extern "C" void remove_scratch_and_reraise(int signal_number) {
     int status = 0;
     while (child > 0 && ::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
   }
-  for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
-    if (k_cleanup_signals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
+  for (std::size_t i = 0; i < util::k_interrupt_signals.size(); ++i) {
+    if (util::k_interrupt_signals[i] == signal_number) util::restore_signal(signal_number, g_previous_actions[i]);
   }
   errno = saved_errno;
   ::raise(signal_number);
@@ -73,8 +73,8 @@ class ScratchDirectory {
     std::error_code ec;
     fs::remove_all(m_path, ec);
     g_scratch_path[0] = '\0';
-    for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
-      if (g_installed[i]) ::sigaction(k_cleanup_signals[i], &g_previous_actions[i], nullptr);
+    for (std::size_t i = 0; i < util::k_interrupt_signals.size(); ++i) {
+      if (g_installed[i]) util::restore_signal(util::k_interrupt_signals[i], g_previous_actions[i]);
       g_installed[i] = false;
     }
   }
@@ -95,14 +95,9 @@ class ScratchDirectory {
     if (m_path.size() < g_scratch_path.size() && m_path[0] == '/' && g_scratch_path[0] == '\0') {
       std::copy(m_path.begin(), m_path.end(), g_scratch_path.begin());
       g_scratch_path[m_path.size()] = '\0';
-      for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
-        struct sigaction previous {};
-        if (::sigaction(k_cleanup_signals[i], nullptr, &previous) != 0 || previous.sa_handler != SIG_DFL) continue;
-        g_previous_actions[i] = previous;
-        struct sigaction action {};
-        action.sa_handler = remove_scratch_and_reraise;
-        sigemptyset(&action.sa_mask);
-        g_installed[i] = ::sigaction(k_cleanup_signals[i], &action, nullptr) == 0;
+      for (std::size_t i = 0; i < util::k_interrupt_signals.size(); ++i) {
+        g_installed[i] =
+            util::take_over_signal(util::k_interrupt_signals[i], remove_scratch_and_reraise, g_previous_actions[i]);
       }
     }
     return {};

@@ -19,6 +19,7 @@
 #include <optional>
 #include <sstream>
 
+#include "util/interrupt_signals.hpp"
 #include "util/test_pause.hpp"
 
 namespace moonquota::util {
@@ -50,36 +51,26 @@ Result<std::string> resolve_symlinks(const std::string& path) {
 constexpr std::size_t k_max_live_temporaries = 64;
 std::array<std::atomic<char*>, k_max_live_temporaries> g_live_temporaries{};
 std::once_flag g_handlers_once;
-constexpr std::array<int, 3> k_cleanup_signals = {SIGINT, SIGTERM, SIGHUP};
-std::array<struct sigaction, k_cleanup_signals.size()> g_previous_actions{};
+std::array<struct sigaction, k_interrupt_signals.size()> g_previous_actions{};
 
 extern "C" void remove_temporaries_and_reraise(int signal_number) {
   const int saved_errno = errno;
   for (auto& slot : g_live_temporaries) {
     if (char* path = slot.exchange(nullptr)) ::unlink(path);  // leaked on purpose: the process ends
   }
-  for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i) {
-    if (k_cleanup_signals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
+  for (std::size_t i = 0; i < k_interrupt_signals.size(); ++i) {
+    if (k_interrupt_signals[i] == signal_number) restore_signal(signal_number, g_previous_actions[i]);
   }
   errno = saved_errno;
   ::raise(signal_number);
 }
 
-// Installs the handler for a signal whose action is the default one; a signal the program
-// ignores or handles itself is left alone.
-void install_handler(int signal_number, struct sigaction& previous) {
-  if (::sigaction(signal_number, nullptr, &previous) != 0 || previous.sa_handler != SIG_DFL) return;
-  struct sigaction action {};
-  action.sa_handler = remove_temporaries_and_reraise;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(signal_number, &action, nullptr);
-}
-
 // The slot of `path`, or -1 when all are taken (the file is then only removed by the writer).
 int register_temporary(const std::string& path) {
   std::call_once(g_handlers_once, [] {
-    for (std::size_t i = 0; i < k_cleanup_signals.size(); ++i)
-      install_handler(k_cleanup_signals[i], g_previous_actions[i]);
+    // Only a signal whose action is the default one (util/interrupt_signals).
+    for (std::size_t i = 0; i < k_interrupt_signals.size(); ++i)
+      take_over_signal(k_interrupt_signals[i], remove_temporaries_and_reraise, g_previous_actions[i]);
   });
   char* copy = ::strdup(path.c_str());
   if (copy == nullptr) return -1;
