@@ -43,12 +43,7 @@ std::uint32_t read_le32(const char* p) {
 }
 
 VerifyFinding segment_finding(const std::string& id, const char* rule, std::string message) {
-  VerifyFinding f;
-  f.severity = model::Severity::error;
-  f.rule = rule;
-  f.location = "segment " + id;
-  f.message = std::move(message);
-  return f;
+  return file_finding(model::Severity::error, rule, "segment " + id, std::move(message));
 }
 
 }  // namespace

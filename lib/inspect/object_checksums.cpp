@@ -20,13 +20,9 @@ std::optional<ChecksumCheck> check_object_checksums(source::ObjectStore& store, 
       ++check.checked;
       if (*details->server_crc32c != *details->read_crc32c) {
         ++check.mismatched;
-        VerifyFinding f;
-        f.severity = model::Severity::error;
-        f.rule = k_crc32c_rule;
-        f.location = key;
-        f.message = "CRC32C mismatch: the server's x-amz-checksum-crc32c is " + *details->server_crc32c +
-                    ", the bytes read give " + *details->read_crc32c;
-        out.add(std::move(f));
+        out.add(file_finding(model::Severity::error, k_crc32c_rule, key,
+                             "CRC32C mismatch: the server's x-amz-checksum-crc32c is " + *details->server_crc32c +
+                                 ", the bytes read give " + *details->read_crc32c));
       }
     }
   }

@@ -70,16 +70,9 @@ util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSet
   MQ_ASSIGN_OR_RETURN(RepeatedValues repeated, sets.replica_ids.repeated(true, max_kept));
   const auto& ids = repeated.values;
   if (repeated.total > ids.size()) {
-    out.add({model::Severity::error,
-             "replica-id-duplicate",
-             std::nullopt,
-             0,
-             {},
-             {},
-             std::nullopt,
-             "metadata",
-             std::to_string(repeated.total) + " replica ids are used more than once; the first " +
-                 std::to_string(ids.size()) + " are located below"});
+    out.add(file_finding(model::Severity::error, "replica-id-duplicate", "metadata",
+                         std::to_string(repeated.total) + " replica ids are used more than once; the first " +
+                             std::to_string(ids.size()) + " are located below"));
   }
   if (keys.empty() && ids.empty()) return {};
   for (const auto& [v, where] : ids) shards.insert(where.begin(), where.end());
@@ -154,42 +147,21 @@ void check_segment_lists(const model::SegmentsPayload& segments, FindingCollecto
     keys.insert(s.map_key);
     if (s.status == model::segment_status::ok && s.has_allocator) ok_names.insert(s.name);
     if (s.status < model::segment_status::undefined || s.status > model::segment_status::unmounting) {
-      out.add({model::Severity::warning,
-               "enum-range",
-               std::nullopt,
-               0,
-               {},
-               {},
-               std::nullopt,
-               "segment " + s.map_key,
-               "status " + std::to_string(s.status) + " is not a SegmentStatus"});
+      out.add(file_finding(model::Severity::warning, "enum-range", "segment " + s.map_key,
+                           "status " + std::to_string(s.status) + " is not a SegmentStatus"));
     }
   }
   for (const auto& name : segments.allocator_names) {
     if (ok_names.count(name) == 0) {
-      out.add({model::Severity::warning,
-               "segment-names",
-               std::nullopt,
-               0,
-               {},
-               {},
-               std::nullopt,
-               "segments \"an\"",
-               "name '" + name + "' has no OK segment with an allocator"});
+      out.add(file_finding(model::Severity::warning, "segment-names", "segments \"an\"",
+                           "name '" + name + "' has no OK segment with an allocator"));
     }
   }
   for (const auto& [client, ids] : segments.client_segments) {
     for (const auto& id : ids) {
       if (keys.count(id) == 0) {
-        out.add({model::Severity::warning,
-                 "client-segments",
-                 std::nullopt,
-                 0,
-                 {},
-                 {},
-                 std::nullopt,
-                 "segments \"cs\" " + client,
-                 "segment " + id + " is not in \"ms\""});
+        out.add(file_finding(model::Severity::warning, "client-segments", "segments \"cs\" " + client,
+                             "segment " + id + " is not in \"ms\""));
       }
     }
   }
@@ -198,26 +170,12 @@ void check_segment_lists(const model::SegmentsPayload& segments, FindingCollecto
 void check_tasks(const std::vector<model::TaskRecord>& tasks, FindingCollector& out) {
   for (const auto& t : tasks) {
     if (t.type != model::task_type::replica_copy && t.type != model::task_type::replica_move) {
-      out.add({model::Severity::warning,
-               "enum-range",
-               std::nullopt,
-               0,
-               {},
-               {},
-               std::nullopt,
-               "task " + t.id,
-               "type " + std::to_string(t.type) + " is not a TaskType"});
+      out.add(file_finding(model::Severity::warning, "enum-range", "task " + t.id,
+                           "type " + std::to_string(t.type) + " is not a TaskType"));
     }
     if (t.status < model::task_status::pending || t.status > model::task_status::success) {
-      out.add({model::Severity::warning,
-               "enum-range",
-               std::nullopt,
-               0,
-               {},
-               {},
-               std::nullopt,
-               "task " + t.id,
-               "status " + std::to_string(t.status) + " is not a TaskStatus"});
+      out.add(file_finding(model::Severity::warning, "enum-range", "task " + t.id,
+                           "status " + std::to_string(t.status) + " is not a TaskStatus"));
     }
   }
 }
@@ -293,30 +251,15 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   MQ_RETURN_IF_ERROR(confirm_duplicates(result.snapshot, sets, options.scan.max_payload_bytes, discarded_ids,
                                         options.findings_per_rule, out));
   if (result.max_replica_id > 0 && result.snapshot.metadata.replica_next_id <= result.max_replica_id) {
-    out.add({model::Severity::error,
-             "replica-next-id",
-             std::nullopt,
-             0,
-             {},
-             {},
-             std::nullopt,
-             "metadata",
-             "replica_next_id " + std::to_string(result.snapshot.metadata.replica_next_id) +
-                 " is not above the largest replica id " + std::to_string(result.max_replica_id) +
-                 ": new replicas would reuse ids"});
+    out.add(file_finding(model::Severity::error, "replica-next-id", "metadata",
+                         "replica_next_id " + std::to_string(result.snapshot.metadata.replica_next_id) +
+                             " is not above the largest replica id " + std::to_string(result.max_replica_id) +
+                             ": new replicas would reuse ids"));
   }
   check_segment_lists(result.snapshot.segments, out);
   check_tasks(result.snapshot.tasks, out);
   if (result.snapshot.master_rejection) {
-    out.add({model::Severity::error,
-             "master-rejects",
-             std::nullopt,
-             0,
-             {},
-             {},
-             std::nullopt,
-             "snapshot",
-             *result.snapshot.master_rejection});
+    out.add(file_finding(model::Severity::error, "master-rejects", "snapshot", *result.snapshot.master_rejection));
   }
   std::vector<std::string> keys;
   for (const auto& f : result.snapshot.files) {

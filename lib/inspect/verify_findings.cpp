@@ -5,6 +5,15 @@
 
 namespace moonquota::inspect {
 
+VerifyFinding file_finding(model::Severity severity, std::string rule, std::string location, std::string message) {
+  VerifyFinding f;
+  f.severity = severity;
+  f.rule = std::move(rule);
+  f.location = std::move(location);
+  f.message = std::move(message);
+  return f;
+}
+
 bool finding_before(const VerifyFinding& a, const VerifyFinding& b) {
   if (a.shard.has_value() != b.shard.has_value()) return !a.shard.has_value();
   const std::uint64_t ra = a.replica_id.value_or(0);

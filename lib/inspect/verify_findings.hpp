@@ -26,6 +26,11 @@ struct VerifyFinding {
   std::string message;
 };
 
+// A finding about the snapshot or one of its files rather than an object: `location` says where
+// ("metadata", "segment 3-4", an object key).
+[[nodiscard]] VerifyFinding file_finding(model::Severity severity, std::string rule, std::string location,
+                                         std::string message);
+
 // The order findings are printed in: file-level first (by location), then by shard, entry, replica.
 [[nodiscard]] bool finding_before(const VerifyFinding& a, const VerifyFinding& b);
 
