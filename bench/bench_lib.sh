@@ -1,5 +1,6 @@
+# shellcheck shell=bash
 # Sourced by scripts/bench.sh and the scripts in bench/: what they do the same way (usage, forged
-# stores, argument checks, the work directory).
+# stores, argument checks, the work directory, timing a command).
 
 # Prints the sourcing script's head comment (its usage), without the '#'.
 bench_usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
@@ -62,4 +63,28 @@ bench_work_dir() {
     exit 3
   fi
   work="$(cd -- "$dir" && pwd)"  # absolute: git -C and cmake -S resolve relative paths differently
+}
+
+# bench_best RUNS OK LABEL CMD...: runs CMD RUNS times under GNU time (its stdout into
+# $work/out.LABEL, its stderr into $work/err.LABEL) and prints "wall user sys peak_kib" of the run
+# with the best wall time. A run that exits with more than OK (0; 1 where exit 1 is a result:
+# verify's findings, diff's differences) is no measurement: it ends the script (exit 1, through the
+# caller's `read ... < <(bench_best ...)`, which then reads nothing) with its stderr's last lines.
+bench_best() {
+  local runs="$1" ok="$2" label="$3" best_line="" line rc _
+  shift 3
+  for _ in $(seq 1 "$runs"); do
+    rc=0
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
+    if ((rc > ok)); then
+      echo "$(basename "$0"): $label: exit $rc: $*" >&2
+      tail -n 5 "$work/err.$label" >&2
+      exit 1
+    fi
+    line="$(tail -n 1 "$work/time")"  # after "Command exited with non-zero status 1" when rc is 1
+    if [[ -z "$best_line" ]] || awk -v a="${line%% *}" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
+      best_line="$line"
+    fi
+  done
+  echo "$best_line"
 }

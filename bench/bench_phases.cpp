@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <msgpack.hpp>
 #include <mutex>
@@ -61,20 +62,10 @@ std::uint64_t naive_charge(const msgpack::object& meta) {
   return util::clamped_mul(size, complete_memory);
 }
 
-}  // namespace
-
-PhaseResult run_floor(const std::string& metadata_path, unsigned threads) {
-  auto t0 = Clock::now();
-  std::atomic<std::uint64_t> sink{0};
-  format::ShardHandler handler = [&](unsigned, std::uint32_t, std::uint64_t, std::string_view raw) -> util::Status {
-    sink += raw.size();
-    return {};
-  };
-  return scan(metadata_path, threads, handler, PhaseResult{}, t0);
-}
-
-PhaseResult run_frames(const std::string& metadata_path, const std::string& segments_path, unsigned threads) {
-  auto t0 = Clock::now();
+// Decodes the segments payload and decompresses every allocator frame in it on a thread of its
+// own, beside the shard scan (as ours does), then adds its error and bytes to `result`.
+PhaseResult beside_segments(const std::string& segments_path, const std::function<PhaseResult()>& shards,
+                            Clock::time_point t0) {
   std::string segments_error;
   std::uint64_t segments_bytes = 0;
   std::thread segments([&] {
@@ -93,12 +84,24 @@ PhaseResult run_frames(const std::string& metadata_path, const std::string& segm
     if (!s.ok()) segments_error = "segments: " + s.message();
     segments_bytes = stream.content_bytes();
   });
-  PhaseResult result = run_floor(metadata_path, threads);  // the shards, beside the segments thread
+  PhaseResult result = shards();
   segments.join();
   result.seconds = since(t0);
   if (result.error.empty()) result.error = segments_error;
   result.decompressed_bytes += segments_bytes;
   return result;
+}
+
+}  // namespace
+
+PhaseResult run_floor(const std::string& metadata_path, unsigned threads) {
+  auto t0 = Clock::now();
+  std::atomic<std::uint64_t> sink{0};
+  format::ShardHandler handler = [&](unsigned, std::uint32_t, std::uint64_t, std::string_view raw) -> util::Status {
+    sink += raw.size();
+    return {};
+  };
+  return scan(metadata_path, threads, handler, PhaseResult{}, t0);
 }
 
 PhaseResult run_naive(const std::string& metadata_path, unsigned threads) {
@@ -128,6 +131,18 @@ PhaseResult run_naive(const std::string& metadata_path, unsigned threads) {
   }
   result.charged_bytes = static_cast<std::uint64_t>(total);
   return result;
+}
+
+PhaseResult run_frames(const std::string& metadata_path, const std::string& segments_path, unsigned threads) {
+  const auto t0 = Clock::now();
+  return beside_segments(
+      segments_path, [&] { return run_floor(metadata_path, threads); }, t0);
+}
+
+PhaseResult run_naive_restore(const std::string& metadata_path, const std::string& segments_path, unsigned threads) {
+  const auto t0 = Clock::now();
+  return beside_segments(
+      segments_path, [&] { return run_naive(metadata_path, threads); }, t0);
 }
 
 PhaseResult run_ours(const std::string& store_dir, unsigned threads) {

@@ -8,7 +8,8 @@
 #   bash bench/instruction_counts.sh [--objects 200000] [--work-dir DIR] [--keep]
 #
 # Forges a store of N objects and its 1% twin (as scripts/bench.sh does), then counts, each in
-# its own process with --threads 1: moonquota-bench's floor, frames, naive and ours phases, and
+# its own process with --threads 1: moonquota-bench's floor, frames, naive, naive-restore and ours
+# phases, and
 # snapshot-inspect summary, verify, diff (against the twin) and quota-rebuild --restore-time 0.
 # Prints a Markdown table: instructions, per object, over the floor's, over summary's.
 # Needs valgrind and a build in build/ (BUILD_DIR to use another); about 30 s per 100k objects.
@@ -73,16 +74,17 @@ declare -A n
 n[floor]="$(count floor "$bench" --phase floor --store "$a" --threads 1)"
 n[frames]="$(count frames "$bench" --phase frames --store "$a" --threads 1)"
 n[naive]="$(count naive "$bench" --phase naive --store "$a" --threads 1)"
+n[naive-restore]="$(count naive-restore "$bench" --phase naive-restore --store "$a" --threads 1)"
 n[ours]="$(count ours "$bench" --phase ours --store "$a" --threads 1)"
 n[summary]="$(count summary "$tools/snapshot-inspect" summary --store "$a" --threads 1)"
 n[rebuild]="$(count rebuild "$tools/quota-rebuild" --store "$a" --restore-time 0 --threads 1)"
 n[verify]="$(count verify "$tools/snapshot-inspect" verify --store "$a" --threads 1)"
 n[diff]="$(count diff "$tools/snapshot-inspect" diff --store "$a" --other-store "$b" --threads 1)"
-for name in floor frames naive ours summary rebuild verify diff; do
+for name in floor frames naive naive-restore ours summary rebuild verify diff; do
   label="$name"
-  [[ $name == floor || $name == frames || $name == naive || $name == ours ]] && label="$name (moonquota-bench)"
+  [[ $name == floor || $name == frames || $name == naive* || $name == ours ]] && label="$name (moonquota-bench)"
   awk -v l="$label" -v c="${n[$name]}" -v o="$objects" -v f="${n[floor]}" -v s="${n[summary]}" -v k="$name" 'BEGIN{
-    x = (k == "floor" || k == "frames" || k == "naive" || k == "ours" || k == "rebuild") ? sprintf("%.2fx", c / f) : "";
+    x = (k == "floor" || k == "frames" || k ~ /^naive/ || k == "ours" || k == "rebuild") ? sprintf("%.2fx", c / f) : "";
     y = (k == "summary" || k == "verify" || k == "diff") ? sprintf("%.2fx", c / s) : "";
     printf "| %s | %d | %.0f | %s | %s |\n", l, c, c / o, x, y }'
 done

@@ -26,23 +26,6 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/oplog-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/empty/mooncake_master_snapshot/C"
 
-best() {  # LABEL CMD...: "wall user peak_kb" of the run with the best wall time of $runs runs
-  local label="$1"; shift
-  local best_line=""
-  for _ in $(seq 1 "$runs"); do
-    local rc=0
-    /usr/bin/time -f "%e %U %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
-    if [[ $rc -ne 0 ]]; then  # a failed run is no measurement (this ends the script: its read gets nothing)
-      echo "oplog_replay.sh: $label: exit $rc: $*" >&2; tail -n 5 "$work/err.$label" >&2; exit 1
-    fi
-    local line; line="$(tail -n 1 "$work/time")"
-    if [[ -z "$best_line" ]] || awk -v a="${line%% *}" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
-      best_line="$line"
-    fi
-  done
-  echo "$best_line"
-}
-
 builds=(ours)
 [[ -x "$base_tools/quota-rebuild" && -x "$base_tools/oplog-inspect" ]] && builds=(base ours)
 echo "| entries | command | build | wall s | user s | peak RSS MiB | entries/s | speed-up (wall) | speed-up (user) |"
@@ -60,7 +43,7 @@ for n in $sizes; do
       else
         args=("$dir/oplog-inspect" summary --oplog-file "$file" --cluster-id C)
       fi
-      read -r wall user kb < <(best "$b-$cmd" "${args[@]}")
+      read -r wall user _ kb < <(bench_best "$runs" 0 "$b-$cmd" "${args[@]}")
       rate="$(awk -v n="$n" -v s="$wall" 'BEGIN{printf "%d", (s > 0 ? n / s : 0)}')"
       ratio="—"
       user_ratio="—"

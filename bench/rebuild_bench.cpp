@@ -1,8 +1,8 @@
 // moonquota-bench: forges an N-object store (or takes one) and measures, side by side and with
 // the same thread count, the zstd-only floor (the metadata shards), every zstd frame a restore
 // decompresses (the floor and the segments payload's), the naive msgpack::unpack object-tree
-// decode, and our quota-rebuild path: seconds, objects/s, MB/s of decompressed msgpack, and peak RSS. Each
-// phase runs in its own freshly exec'd process so its peak RSS is its own.
+// decode (alone, and with the segments payload a restore decodes), and our quota-rebuild path: seconds, objects/s, MB/s
+// of decompressed msgpack, and peak RSS. Each phase runs in its own freshly exec'd process so its peak RSS is its own.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,9 +47,9 @@ int run_phase(const std::string& phase, const std::string& store, unsigned threa
   mq::bench::PhaseResult r;
   if (phase == "floor") r = mq::bench::run_floor(metadata, threads);
   if (phase == "naive") r = mq::bench::run_naive(metadata, threads);
-  if (phase == "frames") {
-    r = mq::bench::run_frames(metadata, listing->root + listing->listed.front() + "/segments", threads);
-  }
+  const std::string segments = listing->root + listing->listed.front() + "/segments";
+  if (phase == "frames") r = mq::bench::run_frames(metadata, segments, threads);
+  if (phase == "naive-restore") r = mq::bench::run_naive_restore(metadata, segments, threads);
   if (phase == "ours") r = mq::bench::run_ours(store, threads);
   std::cout << to_json(r).dump() << "\n";
   return r.error.empty() ? 0 : 3;
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
   app.add_flag("--keep", keep, "Keep the forged store");
   app.add_flag("--json", as_json, "Print the results as JSON");
   app.add_option("--phase", phase, "internal: run one phase")
-      ->check(CLI::IsMember({"floor", "frames", "naive", "ours"}))
+      ->check(CLI::IsMember({"floor", "frames", "naive", "naive-restore", "ours"}))
       ->group("");
   try {
     app.parse(argc, argv);
@@ -183,10 +183,13 @@ int main(int argc, char** argv) {
     const char* name;
     unsigned threads;
   };
-  // The floor, every frame a restore decompresses, and the naive decode on one core (how the
-  // targets are stated) and on all cores; ours on all cores (the tool's default) and on one.
-  const std::vector<PhaseSpec> specs = {{"floor", 1}, {"floor", threads}, {"frames", 1}, {"frames", threads},
-                                        {"naive", 1}, {"naive", threads}, {"ours", 1},   {"ours", threads}};
+  // The floor, every frame a restore decompresses, the naive decode alone and with the segments
+  // payload, on one core (how the targets are stated) and on all cores; ours on all cores (the
+  // tool's default) and on one.
+  const std::vector<PhaseSpec> specs = {
+      {"floor", 1}, {"floor", threads}, {"frames", 1},        {"frames", threads},
+      {"naive", 1}, {"naive", threads}, {"naive-restore", 1}, {"naive-restore", threads},
+      {"ours", 1},  {"ours", threads}};
   bool failed = false;
   for (const auto& spec : specs) {
     std::cerr << "phase " << spec.name << " (" << spec.threads << " threads) ...\n";
@@ -217,17 +220,17 @@ int main(int argc, char** argv) {
     if (r["phase"] == "floor" && r["threads"] == 1) floor_1t = r.value("seconds", 0.0);
   }
   std::printf("store %s, %.0f objects\n", store.c_str(), objects_total);
-  std::printf("%-6s %7s %9s %9s %12s %11s %13s %12s\n", "phase", "threads", "wall s", "cpu s", "objects/s",
+  std::printf("%-13s %7s %9s %9s %12s %11s %13s %12s\n", "phase", "threads", "wall s", "cpu s", "objects/s",
               "MB/s (raw)", "peak RSS MiB", "x floor(1t)");
   for (const auto& r : report["phases"]) {
     const std::string name = r["phase"];
     if (!r.value("error", std::string()).empty()) {
-      std::printf("%-6s error: %s\n", name.c_str(), r["error"].get<std::string>().c_str());
+      std::printf("%-13s error: %s\n", name.c_str(), r["error"].get<std::string>().c_str());
       continue;
     }
     double s = r.value("seconds", 0.0);
     double mb = r.value("decompressed_bytes", 0.0) / 1e6;
-    std::printf("%-6s %7u %9.3f %9.3f %12.0f %11.1f %13.1f %12.2f\n", name.c_str(), r["threads"].get<unsigned>(), s,
+    std::printf("%-13s %7u %9.3f %9.3f %12.0f %11.1f %13.1f %12.2f\n", name.c_str(), r["threads"].get<unsigned>(), s,
                 r.value("cpu_seconds", 0.0), objects_total / s, mb / s, r.value("peak_rss_mib", 0.0),
                 floor_1t > 0 ? s / floor_1t : 0.0);
   }

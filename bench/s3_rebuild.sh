@@ -24,27 +24,12 @@ bucket="bench-$$"
 bash "$here/tests/s3/upload_store.sh" "$work/store" "s3://$bucket" >/dev/null
 t=1787375520123
 
-best() {  # LABEL CMD...: best wall time and its peak RSS of $runs runs
-  local label="$1"; shift
-  local best_s="" best_kb=""
-  for _ in $(seq 1 "$runs"); do
-    local rc=0
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
-    if [[ $rc -ne 0 ]]; then  # a failed run is no measurement (this ends the script: its read gets nothing)
-      echo "s3_rebuild.sh: $label: exit $rc: $*" >&2; tail -n 5 "$work/err.$label" >&2; exit 1
-    fi
-    read -r s kb < "$work/time"
-    if [[ -z "$best_s" ]] || awk -v a="$s" -v b="$best_s" 'BEGIN{exit !(a<b)}'; then best_s="$s"; best_kb="$kb"; fi
-  done
-  echo "$best_s $best_kb"
-}
-
-read -r local_s local_kb < <(best local "$tools/quota-rebuild" --store "$work/store" --threads "$threads" --restore-time $t)
-read -r s3_s s3_kb < <(best s3 "$tools/quota-rebuild" --store "s3://$bucket" --threads "$threads" --restore-time $t)
+read -r local_s _ _ local_kb < <(bench_best "$runs" 0 local "$tools/quota-rebuild" --store "$work/store" --threads "$threads" --restore-time $t)
+read -r s3_s _ _ s3_kb < <(bench_best "$runs" 0 s3 "$tools/quota-rebuild" --store "s3://$bucket" --threads "$threads" --restore-time $t)
 sed 1d "$work/out.local" | diff -q - <(sed 1d "$work/out.s3") >/dev/null || { echo "the tables differ" >&2; exit 1; }
 rows=""
 for w in 8 128; do
-  read -r ws wkb < <(best "w$w" "$tools/quota-rebuild" --store "s3://$bucket" --threads "$threads" --restore-time $t --s3-window-mib "$w")
+  read -r ws _ _ wkb < <(bench_best "$runs" 0 "w$w" "$tools/quota-rebuild" --store "s3://$bucket" --threads "$threads" --restore-time $t --s3-window-mib "$w")
   rows+="| s3://, --s3-window-mib $w | $ws | $((wkb / 1024)) |"$'\n'
 done
 # The download alone: every object of the store fetched whole by curl, one after another.

@@ -12,6 +12,8 @@
 #   frames      moonquota-bench's floor plus the segments payload and its allocator frames (node
 #               tables, free-node lists) decompressed: every zstd frame a restore decompresses
 #   naive       moonquota-bench's msgpack::unpack object-tree walk summing the charge
+#   naive-restore  naive plus the segments payload as frames has it (what a restore must also
+#               decode: the naive walk doing a restore's work, compared with ours)
 #   ours        moonquota-bench's run of the quota-rebuild library path (in process, like the two above)
 #   rebuild     quota-rebuild --store A --restore-time 0 (no lease filter: every object tallied)
 #   reconcile   quota-reconcile --store A --live-json L (the live model; L is the rebuilt table)
@@ -19,7 +21,7 @@
 #   verify      snapshot-inspect verify --store A
 #   survival    snapshot-inspect survival --store A (the nine default delays)
 #   diff        snapshot-inspect diff --store A --other-store B
-# floor, frames, naive and ours are measured inside moonquota-bench (its own process per phase, best of --runs
+# floor, frames, naive, naive-restore and ours are measured inside moonquota-bench (its own process per phase, best of --runs
 # runs); both stores are read once before (every measurement reads from the page cache); the ratio
 # columns are our wall time over the floor's and our CPU over summary's. Then the OpLog replay
 # (bench/oplog_replay.sh: 1M-entry forged logs, quota-rebuild --oplog-file and oplog-inspect
@@ -85,27 +87,6 @@ fi
 bench_work_dir "$work" "$keep"
 log() { echo "bench.sh: $*" >&2; }
 
-# best LABEL CMD...: prints "wall cpu peak_kib" of the run with the best wall time; a run that
-# exits with anything but 0 or 1 (1: verify findings, diff differences) ends the script.
-best() {
-  local label="$1"; shift
-  local best_line="" rc
-  for _ in $(seq 1 "$runs"); do
-    rc=0
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out.$label" 2>"$work/err.$label" || rc=$?
-    if [[ $rc -gt 1 ]]; then
-      log "$label: exit $rc: $*"; tail -n 5 "$work/err.$label" >&2; exit 1
-    fi
-    local wall user sys kib
-    read -r wall user sys kib < <(tail -n 1 "$work/time")
-    local line; line="$wall $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}') $kib"
-    if [[ -z "$best_line" ]] || awk -v a="$wall" -v b="${best_line%% *}" 'BEGIN{exit !(a<b)}'; then
-      best_line="$line"
-    fi
-  done
-  echo "$best_line"
-}
-
 forge() { bench_forge "$tools/snapshot-forge" "$threads" "$@"; }  # N DIR [ADDED]
 
 mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k / 1024}'; }
@@ -122,7 +103,7 @@ for n in $objects; do
 
   # Every run reads the stores from the page cache: the first phase measured must not pay for the disk.
   find "$a" "$b" -type f -exec cat {} + >/dev/null
-  log "$n objects: floor, frames, naive and ours (moonquota-bench, $runs run(s))"
+  log "$n objects: floor, frames, naive, naive-restore and ours (moonquota-bench, $runs run(s))"
   for i in $(seq 1 "$runs"); do
     rc=0; "$bench" --store "$a" --threads "$threads" --json >"$work/phases-$i.json" 2>"$work/err.bench" || rc=$?
     if [[ $rc -ne 0 ]]; then
@@ -132,7 +113,7 @@ for n in $objects; do
     fi
   done
   floor_wall=""; summary_cpu=""
-  for phase in floor frames naive ours; do
+  for phase in floor frames naive naive-restore ours; do
     read -r wall cpu kib < <(python3 - "$phase" "$threads" "$work"/phases-*.json <<'EOF'
 import json, sys
 best = None
@@ -172,7 +153,9 @@ json.dump({"success": True, "data": rows}, sys.stdout)' >"$work/live-$n.json"
   for name in summary rebuild reconcile verify survival diff; do
     log "$n objects: $name"
     # shellcheck disable=SC2086  # the command strings hold no spaces but between arguments
-    read -r wall cpu kib < <(best "$name" ${cmds[$name]} --threads "$threads")
+    # exit 1 is a result here (verify's findings, diff's differences); 2 or more ends the run
+    read -r wall user sys kib < <(bench_best "$runs" 1 "$name" ${cmds[$name]} --threads "$threads")
+    cpu="$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}')"
     [[ "$name" == summary ]] && summary_cpu="$cpu"
     echo "| $n | $name | $wall | $cpu | $(mib "$kib") | $(ratio "$wall" "$floor_wall") | $(ratio "$cpu" "$summary_cpu") |"
   done

@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 BUILD_DIR="$build" TMPDIR="$tmp" bash "$src/scripts/bench.sh" --objects 20000 --oplog-entries 2000 \
   --no-baseline >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "bench.sh exited $?"; }
 num='[0-9]+(\.[0-9]+)?'
-for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'ours \(moonquota-bench\)' summary rebuild \
+for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'naive-restore \(moonquota-bench\)' 'ours \(moonquota-bench\)' summary rebuild \
   reconcile verify survival diff; do
   grep -Eq "^\| 20000 \| $cmd \| $num \| $num \| $num \| $num"x" \|" "$tmp/out" || fail "no row for '$cmd'"
 done

@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 BUILD_DIR="$build" TMPDIR="$tmp" bash "$src/bench/instruction_counts.sh" --objects 2000 >"$tmp/out" 2>"$tmp/err" ||
   { cat "$tmp/err" >&2; fail "instruction_counts.sh exited $?"; }
-for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'ours \(moonquota-bench\)' rebuild; do
+for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'naive-restore \(moonquota-bench\)' 'ours \(moonquota-bench\)' rebuild; do
   grep -Eq "^\| $cmd \| [1-9][0-9]* \| [0-9]+ \| [0-9]+\.[0-9]{2}x \|  \|$" "$tmp/out" || fail "no row for '$cmd'"
 done
 for cmd in summary verify diff; do

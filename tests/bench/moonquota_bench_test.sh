@@ -18,7 +18,12 @@ only_notes() { [[ "$(ls -A "$work")" == notes.txt && "$(cat "$work/notes.txt")" 
 "$bench" --objects 2000 --threads 1 --work-dir "$work" --json >"$tmp/out" 2>"$tmp/err" || fail "a small run: exit $?"
 python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert len(r["phases"]) == 8 and all(not p.get("error") and p["objects"] == 2000 for p in r["phases"] if p["phase"] in ("naive", "ours")), r' \
+ph = r["phases"]
+assert len(ph) == 10 and all(not p.get("error") and p["objects"] == 2000 for p in ph if p["phase"] in ("naive", "naive-restore", "ours")), r
+# the naive walks sum the same charge as ours; naive-restore decompresses what frames does
+assert len({p["charged_bytes"] for p in ph if p["phase"] in ("naive", "naive-restore", "ours")}) == 1, r
+by = {(p["phase"], p["threads"]): p for p in ph}
+assert by[("naive-restore", 1)]["decompressed_bytes"] == by[("frames", 1)]["decompressed_bytes"] > by[("naive", 1)]["decompressed_bytes"], r' \
   "$tmp/out" || fail "a small run's phases"
 only_notes || fail "the work directory changed: $(ls -A "$work")"
 
