@@ -5,7 +5,6 @@
 
 #include "forge/scenario.hpp"
 #include "forge/store_writer.hpp"
-#include "util/file_reader.hpp"
 
 namespace moonquota::forge {
 
@@ -26,11 +25,11 @@ util::Result<ForgeOutcome> run_forge(const ForgeRequest& request) {
     MQ_ASSIGN_OR_RETURN(outcome.large, write_large_store(options, request.out_dir));
     return outcome;
   }
-  MQ_ASSIGN_OR_RETURN(Scenario scenario, load_scenario(request.scenario_path));
+  MQ_ASSIGN_OR_RETURN(std::string text, read_scenario_text(request.scenario_path));
+  MQ_ASSIGN_OR_RETURN(Scenario scenario, parse_scenario_file(text, request.scenario_path));
   StoreWriteOptions options;
   options.force = request.force;
   MQ_RETURN_IF_ERROR(write_store(scenario, request.out_dir, options));
-  MQ_ASSIGN_OR_RETURN(std::string text, util::read_small_file(request.scenario_path, 1ULL << 30));
   MQ_ASSIGN_OR_RETURN(outcome.oplog, parse_oplog_scenario(text, scenario.cluster_id));
   return outcome;
 }

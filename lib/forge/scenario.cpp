@@ -3,14 +3,11 @@
 #include "forge/scenario.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "forge/scenario_build.hpp"
+#include "util/file_reader.hpp"
 #include "util/hashing.hpp"
 #include "util/uuid.hpp"
 
@@ -275,15 +272,32 @@ util::Result<Scenario> parse_scenario(std::string_view json_text) {
   return scenario;
 }
 
-util::Result<Scenario> load_scenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return util::Status::io_error("cannot open scenario '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return util::Status::io_error("cannot read scenario '" + path + "': " + std::strerror(errno));
-  auto scenario = parse_scenario(text.str());
+util::Result<std::string> read_scenario_text(const std::string& path) {
+  util::FileReader file;
+  if (util::Status opened = file.open(path); !opened.ok()) {
+    return util::Status::io_error("scenario: " + opened.message());
+  }
+  if (file.size() > k_max_scenario_bytes) {
+    return util::Status::limit_exceeded("scenario '" + path + "' is " + std::to_string(file.size()) +
+                                        " bytes, more than our limit of " + std::to_string(k_max_scenario_bytes >> 20) +
+                                        " MiB (forge a large store with --large N)");
+  }
+  std::string text;
+  if (util::Status read = file.read_exact(file.size(), &text); !read.ok()) {
+    return util::Status::io_error("scenario: " + read.message());
+  }
+  return text;
+}
+
+util::Result<Scenario> parse_scenario_file(std::string_view json_text, const std::string& path) {
+  auto scenario = parse_scenario(json_text);
   if (!scenario.ok()) return scenario.status().with_context(path);
   return scenario;
+}
+
+util::Result<Scenario> load_scenario(const std::string& path) {
+  MQ_ASSIGN_OR_RETURN(std::string text, read_scenario_text(path));
+  return parse_scenario_file(text, path);
 }
 
 }  // namespace moonquota::forge

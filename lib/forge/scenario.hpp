@@ -40,6 +40,17 @@ struct Scenario {
 // Parses and synthesises. `json_text` is the whole scenario document.
 [[nodiscard]] util::Result<Scenario> parse_scenario(std::string_view json_text);
 
+// The largest scenario file read: a hand-written or generated JSON document (the bundled sample
+// is 0.75 MB; parsed, a document takes ~10x its size in memory). Larger stores: --large N.
+inline constexpr std::uint64_t k_max_scenario_bytes = std::uint64_t{64} << 20;
+
+// The text of the scenario file `path`: a regular file of at most k_max_scenario_bytes (a
+// directory, a device or FIFO such as /dev/zero, or a bigger file is an error naming the path).
+[[nodiscard]] util::Result<std::string> read_scenario_text(const std::string& path);
+
+// Parses `json_text` read from `path` (errors name the path).
+[[nodiscard]] util::Result<Scenario> parse_scenario_file(std::string_view json_text, const std::string& path);
+
 // Reads `path` and parses it; I/O problems are io_error, content problems corruption.
 [[nodiscard]] util::Result<Scenario> load_scenario(const std::string& path);
 

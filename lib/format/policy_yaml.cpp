@@ -2,7 +2,9 @@
 // yaml-cpp throws; every exception is caught here and turned into a refused Status.
 #include "format/policy_yaml.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -10,7 +12,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -240,26 +241,37 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
 }
 
 util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file.is_open()) {
+  // O_NONBLOCK only for the open: a FIFO nobody writes to then reads as empty instead of blocking
+  // for ever; a pipe with a writer (`--policy <(etcdctl get ...)`) is read whole as before.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
     return Status::refused(fmt::format("failed to open tenant quota policy file '{}': {}", path, std::strerror(errno)));
   }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 
-  // Stop one chunk past the limit, so a huge file is never held in memory.
+  // Stop one chunk past the limit, so a huge file (or /dev/zero) is never held in memory.
   std::string text;
   std::array<char, 64 * 1024> chunk{};
   while (text.size() <= k_max_policy_bytes) {
-    file.read(chunk.data(), chunk.size());
-    text.append(chunk.data(), static_cast<std::size_t>(file.gcount()));
-    if (!file) break;
+    const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      // EISDIR for a directory
+      return Status::refused(
+          fmt::format("failed to read tenant quota policy file '{}': {}", path, std::strerror(errno)));
+    }
+    if (got == 0) break;
+    text.append(chunk.data(), static_cast<std::size_t>(got));
   }
   if (text.size() > k_max_policy_bytes) {
     return Status::unsupported(fmt::format(
         "tenant quota policy file '{}' is larger than our {} MiB limit ({} bytes; a real policy is a few KiB)", path,
         k_max_policy_bytes >> 20, k_max_policy_bytes));
-  }
-  if (file.bad() || !file.eof()) {
-    return Status::refused(fmt::format("failed to read tenant quota policy file '{}'", path));
   }
   return parse_policy_yaml(text, path);
 }

@@ -15,7 +15,8 @@ FileReader::~FileReader() {
 
 Status FileReader::open(const std::string& path) {
   m_path = path;
-  m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO without a writer would block open() forever; it is refused below instead.
+  m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (m_fd < 0) {
     if (errno == ENOENT) return Status::not_found("file not found: " + path);
     return Status::io_error("cannot open '" + path + "': " + std::strerror(errno));
@@ -23,6 +24,8 @@ Status FileReader::open(const std::string& path) {
   struct stat st {};
   if (::fstat(m_fd, &st) != 0) return Status::io_error("cannot stat '" + path + "': " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return Status::io_error("'" + path + "' is not a regular file");
+  const int flags = ::fcntl(m_fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(m_fd, F_SETFL, flags & ~O_NONBLOCK);
   m_size = static_cast<std::uint64_t>(st.st_size);
   (void)::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return {};

@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "forge/scenario.hpp"
 #include "forge/store_writer.hpp"
 #include "support/run_tool.hpp"
 #include "support/snapshot_test_support.hpp"
@@ -39,6 +42,30 @@ TEST(RunForge, ABadScenarioIsCorruptionNamingTheFile) {
                                             ": line 1 column 3 (byte offset 2): not valid JSON: syntax error while "
                                             "parsing object key - invalid literal; last read: '{no'; expected string "
                                             "literal");
+}
+
+// A scenario that is not a regular file of at most k_max_scenario_bytes is refused before it is
+// read: `snapshot-forge /dev/zero` read until the kernel killed it (24 GB), a directory read as
+// empty and was called "not valid JSON", and nothing is written to the output directory.
+TEST(RunForge, AScenarioIsARegularFileOfBoundedSize) {
+  TempDir dir;
+  const fs::path big = dir.path() / "big.json";
+  test::write_file(big, "{}");
+  fs::resize_file(big, k_max_scenario_bytes + 1);  // sparse: no disk is used
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/dev/zero", "scenario: '/dev/zero' is not a regular file"},
+      {dir.str(), "scenario: '" + dir.str() + "' is not a regular file"},
+      {big.string(), "scenario '" + big.string() + "' is " + std::to_string(k_max_scenario_bytes + 1) +
+                         " bytes, more than our limit of 64 MiB (forge a large store with --large N)"}};
+  for (const auto& [path, message] : cases) {
+    ForgeRequest request;
+    request.out_dir = (dir.path() / "out").string();
+    request.scenario_path = path;
+    const auto outcome = run_forge(request);
+    ASSERT_FALSE(outcome.ok()) << path;
+    EXPECT_EQ(outcome.status().message(), message);
+    EXPECT_FALSE(fs::exists(dir.path() / "out")) << path;
+  }
 }
 
 TEST(RunForge, ANonEmptyOutputNeedsForce) {

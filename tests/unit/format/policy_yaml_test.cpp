@@ -1,11 +1,17 @@
 // parse_policy_yaml / load_policy_file / format_policy_yaml (quota-semantics.md §9.2, §9.4, §9.5).
 #include "format/policy_yaml.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "util/status.hpp"
@@ -247,10 +253,34 @@ TEST_F(PolicyFile, MissingFileIsRefusedWithTheMastersMessage) {
             "failed to open tenant quota policy file '" + path + "': No such file or directory");
 }
 
-TEST_F(PolicyFile, DirectoryIsRefused) {
+TEST_F(PolicyFile, DirectoryIsRefusedWithTheOsReason) {
   auto result = load_policy_file(m_dir.string());
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::refused);
+  EXPECT_EQ(result.status().message(),
+            "failed to read tenant quota policy file '" + m_dir.string() + "': Is a directory");
+}
+
+// A FIFO nobody writes to reads as an empty file (the policy is refused as one) instead of
+// blocking for ever in open(); the loader read through std::ifstream before, which blocked.
+TEST_F(PolicyFile, AFifoWithoutAWriterReadsAsEmptyWithoutBlocking) {
+  const std::string path = (m_dir / "policy.fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << std::strerror(errno);
+  auto loaded = std::async(std::launch::async, [&] { return load_policy_file(path); });
+  if (loaded.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    const int writer = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);  // lets the blocked open() return
+    if (writer >= 0) ::close(writer);
+    loaded.wait();
+    FAIL() << "load_policy_file blocked on a FIFO without a writer";
+  }
+  auto result = loaded.get();
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::refused);
+  const std::string empty = write("empty.yaml", "");
+  std::string expected = load_policy_file(empty).status().message();
+  ASSERT_NE(expected.find(empty), std::string::npos) << expected;
+  expected.replace(expected.find(empty), empty.size(), path);
+  EXPECT_EQ(result.status().message(), expected);
 }
 
 TEST_F(PolicyFile, ErrorsNameThePath) {

@@ -1,11 +1,19 @@
 // FileReader and read_small_file over short, missing and shrinking files: exact reads that name
-// the byte offset, length claims beyond the file refused before any allocation, the size guard.
+// the byte offset, length claims beyond the file refused before any allocation, the size guard,
+// a FIFO refused without waiting for a writer.
 #include "util/file_reader.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <future>
 #include <string>
 
 #include "support/snapshot_test_support.hpp"
@@ -144,6 +152,26 @@ TEST_F(FileReaderTest, ReadSmallFileGuardsItsLimit) {
   auto empty = read_small_file(write("empty", ""), 0);
   ASSERT_TRUE(empty.ok());
   EXPECT_TRUE(empty->empty());
+}
+
+// A FIFO nobody writes to (`--live-json f` where f was made by mkfifo, a scenario file that is a
+// FIFO) is refused at once: open() without O_NONBLOCK waited for a writer forever.
+TEST_F(FileReaderTest, AFifoWithoutAWriterIsRefusedWithoutBlocking) {
+  const std::string path = (m_tmp.path() / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << std::strerror(errno);
+  auto opened = std::async(std::launch::async, [&] {
+    FileReader r;
+    return r.open(path);
+  });
+  if (opened.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    const int writer = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);  // lets the blocked open() return
+    if (writer >= 0) ::close(writer);
+    opened.wait();
+    FAIL() << "open() of a FIFO without a writer blocked";
+  }
+  const Status status = opened.get();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(), "'" + path + "' is not a regular file");
 }
 
 }  // namespace
