@@ -63,6 +63,9 @@ Status stat_files(ScannedSnapshot& snap) {
     if (!size.ok() && size.status().code() == util::StatusCode::unavailable) return size.status();
     snap.files[i].name = names[i];
     snap.files[i].present = size.ok();
+    if (!size.ok() && size.status().code() != util::StatusCode::not_found) {
+      snap.files[i].absent_reason = size.status().message();
+    }
     snap.files[i].bytes = size.ok() ? *size : 0;
     if (size.ok()) {
       if (auto details = store.details(source::join_key(snap.snapshot_dir, names[i])); details) {
@@ -82,7 +85,10 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
   for (const auto& w : check->warnings) snap.findings.push_back({model::Severity::warning, "manifest.txt", w});
   // The master needs all three payloads before it decodes any; the standby never reads task_manager.
   for (std::size_t i = 0; i < (standby ? 2 : 3); ++i) {
-    if (!snap.files[i].present) return Status::corruption(snap.files[i].name + " is missing");
+    const PayloadFile& file = snap.files[i];
+    if (!file.present) {
+      return Status::corruption(file.name + (file.absent_reason.empty() ? " is missing" : ": " + file.absent_reason));
+    }
   }
   auto descriptor = source::read_descriptor(snap.snapshot_dir);
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();

@@ -92,6 +92,7 @@ struct ScanOptions {
 struct PayloadFile {
   std::string name;
   bool present = false;
+  std::string absent_reason;        // not present for another reason than its absence ("'P' is not a regular file")
   std::uint64_t bytes = 0;          // on disk, or the object's size
   std::optional<std::string> etag;  // the object's ETag, as the server sent it (object stores only)
 };

@@ -4,7 +4,10 @@
 #include "restore/candidate_decoder.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -229,6 +232,21 @@ TEST_F(CandidateDecoder, EveryPayloadIsRequired) {
     auto state = decode();
     ASSERT_FALSE(state.ok()) << name;
     EXPECT_EQ(state.status().message(), std::string(name) + " is missing");
+  }
+}
+
+// A payload that is there but not a regular file (a FIFO, a directory) is not called missing, and
+// a FIFO without a writer no longer blocks the read (it hung open() before).
+TEST_F(CandidateDecoder, APayloadThatIsNotARegularFileIsNamedAsSuch) {
+  for (const char* name : {"metadata", "segments", "task_manager"}) {
+    write_shards({});
+    const fs::path path = dir() / name;
+    fs::remove(path);
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << std::strerror(errno);
+    auto state = decode();
+    ASSERT_FALSE(state.ok()) << name;
+    EXPECT_EQ(state.status().message(), std::string(name) + ": '" + path.string() + "' is not a regular file");
+    fs::remove(path);
   }
 }
 
