@@ -2,7 +2,6 @@
 // yaml-cpp throws; every exception is caught here and turned into a refused Status.
 #include "format/policy_yaml.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 #include <yaml-cpp/eventhandler.h>
@@ -17,6 +16,7 @@
 #include <string>
 
 #include "model/tenant_id.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::format {
 namespace {
@@ -241,9 +241,9 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
 }
 
 util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
-  // O_NONBLOCK only for the open: a FIFO nobody writes to then reads as empty instead of blocking
-  // for ever; a pipe with a writer (`--policy <(etcdctl get ...)`) is read whole as before.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  // A FIFO nobody writes to reads as empty instead of blocking for ever; a pipe with a writer
+  // (`--policy <(etcdctl get ...)`) is read whole as before.
+  const int fd = util::open_for_reading(path);
   if (fd < 0) {
     return Status::refused(fmt::format("failed to open tenant quota policy file '{}': {}", path, std::strerror(errno)));
   }
@@ -251,8 +251,6 @@ util::Result<TenantQuotaPolicy> load_policy_file(const std::string& path) {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 
   // Stop one chunk past the limit, so a huge file (or /dev/zero) is never held in memory.
   std::string text;

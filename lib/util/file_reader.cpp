@@ -13,10 +13,17 @@ FileReader::~FileReader() {
   if (m_fd >= 0) ::close(m_fd);
 }
 
+int open_for_reading(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return -1;
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
 Status FileReader::open(const std::string& path) {
   m_path = path;
-  // O_NONBLOCK: a FIFO without a writer would block open() forever; it is refused below instead.
-  m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  m_fd = open_for_reading(path);  // a FIFO is refused below instead of blocking open()
   if (m_fd < 0) {
     if (errno == ENOENT) return Status::not_found("file not found: " + path);
     return Status::io_error("cannot open '" + path + "': " + std::strerror(errno));
@@ -24,8 +31,6 @@ Status FileReader::open(const std::string& path) {
   struct stat st {};
   if (::fstat(m_fd, &st) != 0) return Status::io_error("cannot stat '" + path + "': " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return Status::io_error("'" + path + "' is not a regular file");
-  const int flags = ::fcntl(m_fd, F_GETFL);
-  if (flags >= 0) (void)::fcntl(m_fd, F_SETFL, flags & ~O_NONBLOCK);
   m_size = static_cast<std::uint64_t>(st.st_size);
   (void)::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return {};

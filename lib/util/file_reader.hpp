@@ -12,6 +12,11 @@
 
 namespace moonquota::util {
 
+// open(path, O_RDONLY | O_CLOEXEC) that never waits: a FIFO nobody writes to would block open()
+// for ever, so it is opened with O_NONBLOCK, which is then cleared (reads block as usual; a
+// writer-less FIFO reads as empty). -1 with errno set on failure.
+[[nodiscard]] int open_for_reading(const std::string& path);
+
 class FileReader final : public ByteSource {
  public:
   FileReader() = default;
