@@ -5,7 +5,7 @@
 //   dump    one JSON object per entry with its decoded payload (--from-batch/--to-batch/--tenant/--key-prefix)
 //   export  the keys under /oplog/<cluster_id>/ as export lines
 #include "inspect/oplog_inspect.hpp"
-#include "report/oplog_inspect_report.hpp"
+#include "report/inspect/oplog_inspect_report.hpp"
 #include "source/oplog_source.hpp"
 #include "tool_common.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "quota/rebuild.hpp"
 #include "rebuild_flags.hpp"
-#include "report/rebuild_prom.hpp"
-#include "report/rebuild_report.hpp"
+#include "report/rebuild/rebuild_prom.hpp"
+#include "report/rebuild/rebuild_report.hpp"
 #include "tool_common.hpp"
 
 namespace mq = moonquota;

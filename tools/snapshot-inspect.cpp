@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "report/inspect_run.hpp"
+#include "report/inspect/inspect_run.hpp"
 #include "s3_flags.hpp"
 #include "tool_common.hpp"
 #include "util/thread_pool.hpp"

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "report/reconcile_history.hpp"
-#include "report/reconcile_report.hpp"
+#include "report/reconcile/reconcile_history.hpp"
+#include "report/reconcile/reconcile_report.hpp"
 #include "service/duration.hpp"
 
 namespace moonquota::service {

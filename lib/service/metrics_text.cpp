@@ -1,7 +1,7 @@
 #include "service/metrics_text.hpp"
 
 #include "reconcile/prometheus_text.hpp"
-#include "report/reconcile_prom.hpp"
+#include "report/reconcile/reconcile_prom.hpp"
 
 namespace moonquota::service {
 

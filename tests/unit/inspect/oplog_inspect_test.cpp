@@ -11,7 +11,7 @@
 
 #include "forge/oplog_forge.hpp"
 #include "format/oplog_batch.hpp"
-#include "report/oplog_inspect_report.hpp"
+#include "report/inspect/oplog_inspect_report.hpp"
 #include "source/oplog_keys.hpp"
 #include "source/oplog_source.hpp"
 

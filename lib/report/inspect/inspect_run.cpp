@@ -1,0 +1,329 @@
+#include "report/inspect/inspect_run.hpp"
+
+#include <exception>
+#include <utility>
+
+#include "inspect/snapshot_diff.hpp"
+#include "inspect/snapshot_select.hpp"
+#include "inspect/snapshot_stats.hpp"
+#include "inspect/survival_points.hpp"
+#include "inspect/verify.hpp"
+#include "model/enums.hpp"
+#include "report/inspect/inspect_diff_report.hpp"
+#include "report/inspect/inspect_objects_report.hpp"
+#include "report/inspect/inspect_summary_report.hpp"
+#include "report/inspect/inspect_verify_report.hpp"
+#include "report/inspect/survival_report.hpp"
+#include "restore/promote_survival.hpp"
+#include "restore/survival.hpp"
+
+namespace moonquota::report {
+
+namespace {
+
+using util::Status;
+
+util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag, const model::EnumTable& names) {
+  if (auto value = names.parse(text)) return *value;
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size()) return static_cast<std::int64_t>(v);
+  } catch (const std::exception&) {}
+  return Status::invalid_argument(std::string(flag) + " '" + text + "' is not a known name or a number");
+}
+
+// An error met while reading the selected snapshot names it: its id and, unless the message
+// already holds it, its directory (which holds the store path).
+Status naming_snapshot(const Status& status, const inspect::SelectedSnapshot& sel) {
+  if (status.ok()) return status;
+  const bool has_dir = !sel.snapshot_dir.empty() && status.message().find(sel.snapshot_dir) != std::string::npos;
+  return status.with_context("snapshot " + sel.snapshot_id + (has_dir ? std::string() : " in " + sel.snapshot_dir));
+}
+
+template <typename T>
+util::Result<T> naming_snapshot(util::Result<T> result, const inspect::SelectedSnapshot& sel) {
+  if (result.ok()) return result;
+  return naming_snapshot(result.status(), sel);
+}
+
+struct Prepared {
+  InspectContext context;
+  restore::ScanOptions scan;
+  restore::RestoreOptions restore;
+};
+
+util::Result<Prepared> prepare(const InspectRequest& request) {
+  Prepared p;
+  p.context.restore_time_ms = request.restore_time_ms;
+  MQ_ASSIGN_OR_RETURN(p.context.selected, inspect::select_snapshot(request.selection));
+  p.scan.restore_time_ms = p.context.restore_time_ms;
+  p.scan.max_payload_bytes = request.max_payload_bytes;
+  p.scan.progress = request.progress;
+  p.restore.restore_time_ms = p.context.restore_time_ms;
+  p.restore.threads = request.threads;
+  p.restore.max_payload_bytes = request.max_payload_bytes;
+  return p;
+}
+
+void decide_verdict(Prepared& p, const restore::ScannedSnapshot& snap) {
+  p.context.verdict = inspect::master_verdict(p.context.selected, snap.master_rejection.value_or(""), p.restore);
+  p.context.verdict.metadata_checked = snap.shards_decoded && !snap.stopped_early;
+}
+
+util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  const auto command = request.command;
+  const auto format = request.format;
+  const auto by = request.top_by == "charge" ? inspect::RankBy::charge : inspect::RankBy::size;
+  if (command == InspectCommand::segments || command == InspectCommand::tasks) {
+    // Every shard is decoded although these reports do not list objects: the master's verdict
+    // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
+    MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
+                        naming_snapshot(restore::scan_snapshot(p.context.selected.snapshot_dir,
+                                                               p.context.selected.snapshot_id, p.scan, {}),
+                                        p.context.selected));
+    decide_verdict(p, snap);
+    if (command == InspectCommand::segments) render_segments(p.context, snap, format, out);
+    if (command == InspectCommand::tasks) render_tasks(p.context, snap, format, out);
+    return InspectOutcome{};
+  }
+  inspect::StatsOptions stats;
+  stats.biggest_per_tenant = command == InspectCommand::tenants ? request.biggest : 0;
+  stats.top_objects = command == InspectCommand::top && request.top_what == "objects" ? request.top_n : 0;
+  stats.rank_by = by;
+  MQ_ASSIGN_OR_RETURN(inspect::StatsScan scan, naming_snapshot(inspect::scan_stats(p.context.selected.snapshot_dir,
+                                                                                   p.context.selected.snapshot_id,
+                                                                                   p.scan, stats, request.threads),
+                                                               p.context.selected));
+  decide_verdict(p, scan.snapshot);
+  if (command == InspectCommand::summary)
+    render_summary(p.context, scan, inspect::summarize_snapshot(scan), format, out);
+  if (command == InspectCommand::tenants) render_tenants(p.context, scan, format, out);
+  if (command == InspectCommand::top && request.top_what == "objects") {
+    render_top_objects(p.context, scan, by, format, out);
+  }
+  if (command == InspectCommand::top && request.top_what == "tenants") {
+    render_top_tenants(p.context, scan, by, request.top_n, format, out);
+  }
+  return InspectOutcome{};
+}
+
+util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  const bool dump = request.command == InspectCommand::dump;
+  MQ_ASSIGN_OR_RETURN(inspect::ObjectFilter filter, dump ? util::Result<inspect::ObjectFilter>(inspect::ObjectFilter{})
+                                                         : object_filter(request.filter));
+  // The header (segments, tasks, discarded replicas) first: the verdict and `dump` need it.
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.keep_allocator_blobs = dump;
+  const auto& sel = p.context.selected;
+  MQ_ASSIGN_OR_RETURN(
+      restore::ScannedSnapshot header,
+      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+  decide_verdict(p, header);
+  const auto format = request.format;
+  p.scan.decode_tasks = false;
+  if (dump) {
+    begin_dump(p.context, header, format, out);
+    bool first = true;
+    MQ_ASSIGN_OR_RETURN(
+        inspect::ListingResult listing,
+        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, 0, request.threads,
+                                              [&](const inspect::ListedObject& o) {
+                                                write_dump_object(o, format, first, out);
+                                                first = false;
+                                              }),
+                        sel));
+    end_dump(listing, format, out);
+  } else {
+    ObjectStreamWriter writer(format, out);
+    writer.begin(p.context, header);
+    MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
+                        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter,
+                                                              request.limit, request.threads,
+                                                              [&](const inspect::ListedObject& o) { writer.write(o); }),
+                                        sel));
+    writer.end(p.context, listing);
+  }
+  return InspectOutcome{};
+}
+
+util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+  inspect::VerifyOptions options;
+  options.scan = p.scan;
+  options.threads = request.threads;
+  options.findings_per_rule = request.max_findings;
+  options.temp_dir = request.temp_dir;
+  const auto& sel = p.context.selected;
+  MQ_ASSIGN_OR_RETURN(
+      inspect::VerifyResult result,
+      naming_snapshot(inspect::verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings), sel));
+  decide_verdict(p, result.snapshot);
+  render_verify(p.context, result, request.format, out);
+  InspectOutcome outcome;
+  outcome.found = result.failed();
+  outcome.spilled_bytes = result.spilled_bytes;
+  return outcome;
+}
+
+util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostream& out) {
+  if (request.selection.store_dir.empty()) {
+    return Status::invalid_argument("diff needs --store (and --other-store for two stores)");
+  }
+  restore::StoreSelection a = request.selection;
+  restore::StoreSelection b = request.selection;
+  const auto& ids = request.ids;
+  if (!request.other_store.empty()) {
+    b.store_dir = request.other_store;
+    b.catalog = "embedded";  // a Redis catalog describes store A only
+    if (ids.size() > 2) return Status::invalid_argument("diff takes at most two ids");
+    a.snapshot = ids.empty() ? "latest" : ids[0];
+    b.snapshot = ids.size() < 2 ? "latest" : ids[1];
+  } else {
+    if (ids.size() != 2) return Status::invalid_argument("diff --store DIR needs two snapshot ids: ID_A ID_B");
+    a.snapshot = ids[0];
+    b.snapshot = ids[1];
+  }
+  auto side_a = inspect::select_snapshot(a);
+  if (!side_a.ok()) return side_a.status().with_context("snapshot A");
+  auto side_b = inspect::select_snapshot(b);
+  if (!side_b.ok()) return side_b.status().with_context("snapshot B");
+  inspect::DiffOptions options;
+  options.scan.restore_time_ms = request.restore_time_ms;
+  options.scan.max_payload_bytes = request.max_payload_bytes;
+  options.scan.progress = request.progress;
+  options.threads = request.threads;
+  const inspect::DiffSide da{side_a->snapshot_dir, side_a->snapshot_id};
+  const inspect::DiffSide db{side_b->snapshot_dir, side_b->snapshot_id};
+  DiffWriter writer(request.format, request.limit, out);
+  writer.begin(da, db);
+  MQ_ASSIGN_OR_RETURN(
+      inspect::DiffResult result,
+      inspect::diff_snapshots(da, db, options, [&](const inspect::ObjectChange& c) { writer.write(c); }));
+  writer.end(result, request.restore_time_ms);
+  InspectOutcome outcome;
+  outcome.found = result.differs();
+  return outcome;
+}
+
+// Flags of survival that contradict its --path: exit 2 before anything is read.
+Status check_survival_path(const InspectRequest& request) {
+  if (request.path == "restore") {
+    if (request.oplog.given() || request.until_seq) {
+      return Status::invalid_argument(
+          "--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq, or use --path promote");
+    }
+    return {};
+  }
+  if (request.path != "promote") {
+    return Status::invalid_argument("--path '" + request.path + "' is not restore or promote");
+  }
+  if (!request.oplog.given()) return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
+  if (request.selection.snapshot != "latest" && !request.selection.snapshot.empty()) {
+    return Status::invalid_argument("--snapshot " + request.selection.snapshot +
+                                    ": a standby bootstraps from the catalog's latest snapshot only (no fallback); "
+                                    "drop --snapshot, or give that snapshot's directory with --snapshot-dir");
+  }
+  return {};
+}
+
+util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::ostream& out) {
+  // Flags first (exit 2 before the store is read).
+  auto lease_model = restore::parse_lease_model(request.lease_model);
+  if (!lease_model) {
+    return Status::invalid_argument("--lease-model '" + request.lease_model + "' is not upstream or keep");
+  }
+  MQ_RETURN_IF_ERROR(check_survival_path(request));
+  const bool promote = request.path == "promote";
+  MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
+  InspectRequest selected_request = request;
+  if (promote && selected_request.selection.snapshot.empty()) selected_request.selection.snapshot = "latest";
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(selected_request));
+  const auto& sel = p.context.selected;
+  // created_at comes from descriptor.txt, read before the points can be resolved; the header
+  // read (segments included) is released before the shards are read.
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.decode_tasks = false;
+  MQ_ASSIGN_OR_RETURN(
+      restore::ScannedSnapshot header,
+      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+  std::optional<std::int64_t> created_at;
+  if (header.descriptor) created_at = header.descriptor->created_at_ms;
+  MQ_ASSIGN_OR_RETURN(
+      std::vector<inspect::SurvivalPoint> points,
+      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, header.descriptor_error));
+  restore::SurvivalOptions options;
+  options.lease_model = *lease_model;
+  for (const auto& point : points) options.points_ms.push_back(point.at_ms);
+  if (promote) {
+    restore::ReplayOptions replay;
+    replay.until_seq = request.until_seq;
+    MQ_ASSIGN_OR_RETURN(
+        restore::PromoteSurvival survival,
+        restore::survive_promotion(selected_request.selection, request.oplog, p.restore, replay, options));
+    p.context.verdict_applies = false;
+    const SurvivalReport report =
+        build_promote_survival_report(p.context, survival, points, *lease_model, *created_at, request.restore_time_ms);
+    render_survival(report, header, request.format, out);
+    return InspectOutcome{};
+  }
+  header = {};
+  MQ_ASSIGN_OR_RETURN(
+      restore::SurvivalScan scan,
+      naming_snapshot(restore::scan_survival(sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads),
+                      sel));
+  decide_verdict(p, scan.snapshot);
+  const SurvivalReport report =
+      build_survival_report(p.context, scan, points, *lease_model, *created_at, request.restore_time_ms);
+  render_survival(report, scan.snapshot, request.format, out);
+  return InspectOutcome{};
+}
+
+}  // namespace
+
+std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
+  static const std::vector<std::pair<std::string, InspectCommand>> k_commands = {
+      {"summary", InspectCommand::summary},   {"tenants", InspectCommand::tenants},
+      {"objects", InspectCommand::objects},   {"top", InspectCommand::top},
+      {"segments", InspectCommand::segments}, {"tasks", InspectCommand::tasks},
+      {"verify", InspectCommand::verify},     {"diff", InspectCommand::diff},
+      {"dump", InspectCommand::dump},         {"survival", InspectCommand::survival}};
+  for (const auto& [n, c] : k_commands) {
+    if (n == name) return c;
+  }
+  return std::nullopt;
+}
+
+util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& f) {
+  inspect::ObjectFilter filter;
+  filter.tenant_id = f.tenant;
+  filter.key_prefix = f.key_prefix.value_or("");
+  filter.min_size = f.min_size;
+  filter.group_id = f.group;
+  if (f.replica_type) {
+    MQ_ASSIGN_OR_RETURN(std::int64_t t, parse_enum(*f.replica_type, "--replica-type", model::replica_type::k_table));
+    filter.replica_type = static_cast<std::int8_t>(t);
+  }
+  if (f.status) {
+    MQ_ASSIGN_OR_RETURN(std::int64_t s, parse_enum(*f.status, "--status", model::replica_status::k_table));
+    filter.status = static_cast<std::int16_t>(s);
+  }
+  return filter;
+}
+
+util::Result<InspectOutcome> run_inspect(const InspectRequest& request, std::ostream& out) {
+  switch (request.command) {
+    case InspectCommand::verify: return run_verify(request, out);
+    case InspectCommand::diff: return run_diff(request, out);
+    case InspectCommand::survival: return run_survival(request, out);
+    case InspectCommand::objects:
+    case InspectCommand::dump: return run_listing_command(request, out);
+    default: return run_stats_command(request, out);
+  }
+}
+
+}  // namespace moonquota::report
