@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Configures and builds moonquota. Usage: scripts/build.sh [BUILD_DIR] [extra cmake args...]
-# Default build dir: build (RelWithDebInfo).
+# Default build dir: build (RelWithDebInfo, Ninja where installed). The cmake args are applied at
+# every call, so one build directory can be switched between the quick start's tools-only
+# configuration and the test suite's (CMake rebuilds only what the change touches).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir="${1:-build}"
 shift || true
-generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+first=()
 if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
-  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  command -v ninja >/dev/null 2>&1 && first=(-G Ninja)
+  first+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 fi
+cmake -S . -B "$build_dir" "${first[@]}" "$@" >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)"

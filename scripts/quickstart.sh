@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Quick start: install the packages, build, and print the account table a Mooncake master
-# would serve after restoring the bundled sample store.
+# Quick start: install what the tools need (no test servers), build only the five tools, and
+# print the account table a Mooncake master would serve after restoring the bundled sample store.
+# Extra arguments go to quota-rebuild (e.g. --format json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/build.sh build >/dev/null
+bash scripts/setup.sh --tools
+bash scripts/build.sh build -DMOONQUOTA_BUILD_TESTS=OFF -DMOONQUOTA_BUILD_BENCH=OFF -DMOONQUOTA_MAN_PAGES=OFF \
+  >/dev/null
 exec build/tools/quota-rebuild --store snapshots/sample/store --policy snapshots/sample/policy.yaml \
   --restore-time "$(cat snapshots/sample/restore_time_ms)" "$@"

@@ -1,32 +1,50 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package moonquota needs to build, test and run its test services,
-# and the test S3 server (s3rver, pinned in scripts/s3rver/package-lock.json) into
-# scripts/s3rver/node_modules (project-local, nothing global).
-# Idempotent: re-running it only re-checks what is installed.
+# Installs the Debian 12 packages moonquota needs, only those that are missing. Idempotent.
+#   scripts/setup.sh           everything to build, test and run the test services: the tools'
+#                              packages, GoogleTest, the servers the tests start (etcd, Redis,
+#                              Prometheus), the packaging checks, and the test S3 server (s3rver,
+#                              pinned in scripts/s3rver/package-lock.json) into
+#                              scripts/s3rver/node_modules (project-local, nothing global)
+#   scripts/setup.sh --tools   only what building the five tools needs (scripts/quickstart.sh):
+#                              no test servers, no npm, no packaging or benchmark tools
 set -euo pipefail
 
+mode=all
+case "${1:-}" in
+  "") ;;
+  --tools) mode=tools ;;
+  *) echo "usage: $0 [--tools]" >&2; exit 2 ;;
+esac
+
+# The compiler, CMake and the libraries the library and the tools link.
 packages=(
-  build-essential cmake ninja-build pkg-config curl
-  libcli11-dev libmsgpack-cxx-dev libboost-dev libzstd-dev zstd
-  libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
-  libgtest-dev libgmock-dev libyaml-cpp-dev libxxhash-dev
-  libcpp-httplib-dev libhiredis-dev libjsoncpp-dev libcurl4-openssl-dev clang-format
-  cmark cmark-gfm
-  etcd-server etcd-client redis-server redis-tools
-  help2man groff-base man-db lintian dpkg-dev file binutils zsh
-  prometheus python3 python3-yaml systemd time valgrind
+  build-essential cmake ninja-build pkg-config git
+  libcli11-dev libzstd-dev libspdlog-dev libfmt-dev nlohmann-json3-dev librocksdb-dev
+  libyaml-cpp-dev libxxhash-dev libcpp-httplib-dev libhiredis-dev libjsoncpp-dev libcurl4-openssl-dev
 )
-# help2man: the man pages; groff-base, man-db: their test; lintian, dpkg-dev (dpkg-shlibdeps), file
-# (cpack's DEB generator), binutils (objdump): the package test; zsh: the zsh completion test.
-# prometheus (promtool and the server): the deploy.prometheus_* tests; python3, python3-yaml: their
-# scrape target and the Kubernetes manifest test; systemd (systemd-analyze): the unit file test;
-# time (GNU time: wall, CPU, peak RSS): scripts/bench.sh and its test; valgrind (callgrind's
-# instruction counts): bench/instruction_counts.sh and its test.
+if [[ $mode == all ]]; then
+  packages+=(
+    curl libmsgpack-cxx-dev libboost-dev zstd libgtest-dev libgmock-dev clang-format
+    cmark cmark-gfm
+    etcd-server etcd-client redis-server redis-tools
+    help2man groff-base man-db lintian dpkg-dev file binutils zsh
+    prometheus python3 python3-yaml systemd time valgrind
+  )
+fi
+# libmsgpack-cxx-dev, libboost-dev: the naive baseline of the benchmark (bench/). curl: the serve
+# and S3 tests. help2man: the man pages; groff-base, man-db: their test; lintian, dpkg-dev
+# (dpkg-shlibdeps), file (cpack's DEB generator), binutils (objdump): the package test; zsh: the
+# zsh completion test. prometheus (promtool and the server): the deploy.prometheus_* tests;
+# python3, python3-yaml: their scrape target and the Kubernetes manifest test; systemd
+# (systemd-analyze): the unit file test; time (GNU time: wall, CPU, peak RSS): scripts/bench.sh
+# and its test; valgrind (callgrind's instruction counts): bench/instruction_counts.sh and its test.
 
 # Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
 # with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+if [[ $mode == all ]]; then
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -50,6 +68,8 @@ if ((${#missing[@]})); then
     fi
   fi
 fi
+
+[[ $mode == all ]] || exit 0
 
 # s3rver, exactly as locked. `npm ci` wipes and reinstalls node_modules, so it runs only when the
 # lock differs from the one the last install recorded (.moonquota-lock, inside node_modules).

@@ -4,24 +4,20 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/escape.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/reconcile/reconcile_html.hpp"
 #include "report/reconcile/svg_chart.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
 namespace {
 
-std::string utc(std::uint64_t ms) {
-  std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1) + "Z";
-}
+// Run times are this tool's own clock readings (epoch ms), well inside the int64 range.
+std::string utc(std::uint64_t ms) { return util::utc_iso8601(static_cast<std::int64_t>(ms)); }
 
 std::string rate(const history::TenantTrend& t) {
   if (!t.rate_bytes_per_hour) return "-";

@@ -17,7 +17,7 @@ constexpr double k_left = 90, k_right = 190, k_top = 20, k_bottom = 40;
 constexpr const char* k_palette[] = {"#0969da", "#cf222e", "#1a7f37", "#8250df",
                                      "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"};
 
-std::string utc(std::uint64_t ms) {
+std::string utc_seconds(std::uint64_t ms) {
   std::time_t t = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -86,11 +86,11 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out,
     out << "<text x=\"" << k_left - 6 << "\" y=\"" << num(y + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
         << (tick > 0 ? "+" : "") << tick << " B</text>\n";
   }
-  out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc(t_min)
+  out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc_seconds(t_min)
       << " UTC</text>\n";
   if (t_max != t_min) {
     out << "<text x=\"" << k_left + plot_w << "\" y=\"" << k_height - 12 << "\" font-size=\"11\" text-anchor=\"end\">"
-        << utc(t_max) << " UTC</text>\n";
+        << utc_seconds(t_max) << " UTC</text>\n";
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const char* colour = k_palette[i % (sizeof k_palette / sizeof k_palette[0])];
