@@ -115,7 +115,8 @@ if ((status == 0)); then
     fi
     printf '%s\n' "$saved" >"$copy/README.md"
   }
-  plant "outside path" 'See /work/shared/spec/snapshot-format.md for the format.'
+  plant "outside path" 'See /home/alice/notes/format.txt for the format.'
+  plant "outside spec name" 'The rule is in snapshot-format.md, section 5.'
   plant "sibling-folder path" 'The genuine stores came from ../shared/genuine.'
   plant "link leaving the root" 'See [the spec](../../spec/snapshot-format.txt).'
   plant "absolute link" 'See [bench](/srv/bench/notes.txt).'
