@@ -8,22 +8,17 @@
 #include "source/object_store.hpp"
 #include "source/s3_url.hpp"
 #include "source/snapshot_id.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::source {
+
+using util::trim_ascii;
 
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr std::uint64_t k_small_file_limit = 1 << 20;
-
-std::string trim_ascii(const std::string& s) {
-  const char* ws = " \t\n\r\f\v";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return {};
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
-}
 
 }  // namespace
 

@@ -11,16 +11,14 @@
 #include <chrono>
 #include <cstring>
 
+#include "util/elapsed.hpp"
+
 namespace moonquota::source {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t ms_since(Clock::time_point start) {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
-}
+using util::ms_since;
 
 const char* standard_reason(int status) {
   switch (status) {

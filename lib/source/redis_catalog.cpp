@@ -10,8 +10,11 @@
 #include "source/etcd_gateway.hpp"
 #include "source/snapshot_id.hpp"
 #include "util/net_config.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::source {
+
+using util::trim_ascii;
 
 namespace {
 
@@ -28,13 +31,6 @@ using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
 std::string resolve_namespace(const std::string& cluster_id, const std::string& env_cluster_id) {
   if (!cluster_id.empty()) return cluster_id;
   return env_cluster_id.empty() ? "mooncake_cluster" : env_cluster_id;
-}
-
-std::string trim_ascii(const std::string& s) {
-  const char* ws = " \t\n\r\f\v";
-  const auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
 }
 
 }  // namespace

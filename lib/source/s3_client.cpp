@@ -19,6 +19,7 @@
 
 #include "source/s3_xml.hpp"
 #include "util/crc32c.hpp"
+#include "util/elapsed.hpp"
 
 namespace moonquota::source {
 
@@ -33,11 +34,7 @@ constexpr std::uint64_t k_backoff_cap_ms = 5000;
 constexpr std::uint64_t k_max_parts = 10000;
 
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t ms_since(Clock::time_point start) {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
-}
+using util::ms_since;
 
 // SIGPIPE blocked in this thread while curl sends (a TLS write to a reset connection raises it;
 // CURLOPT_NOSIGNAL leaves it to us), and any that arrived consumed before it is unblocked, so a

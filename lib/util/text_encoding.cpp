@@ -65,4 +65,11 @@ std::string printable(const std::string& raw) {
   return out;
 }
 
+std::string trim_ascii(const std::string& s) {
+  const char* ws = " \t\n\r\f\v";
+  const auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
 }  // namespace moonquota::util

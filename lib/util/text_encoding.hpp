@@ -16,4 +16,7 @@ namespace moonquota::util {
 // Lower-case hex of the bytes.
 [[nodiscard]] std::string to_hex(std::string_view s);
 
+// `s` without leading and trailing ASCII white space (space, \t \n \r \f \v).
+[[nodiscard]] std::string trim_ascii(const std::string& s);
+
 }  // namespace moonquota::util

@@ -236,4 +236,6 @@ std::string dump_inspect_json(const Json& j, int indent) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
+void write_inspect_json(const Json& j, std::ostream& out) { out << dump_inspect_json(j, 2) << "\n"; }
+
 }  // namespace moonquota::report

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -57,5 +58,8 @@ void put_bytes(Json& j, const std::string& field, std::string_view bytes);
 
 // Text of one JSON value: `indent` < 0 gives one line (NDJSON).
 [[nodiscard]] std::string dump_inspect_json(const Json& j, int indent);
+
+// dump_inspect_json(j, 2) and a newline: a report's JSON as written to its output.
+void write_inspect_json(const Json& j, std::ostream& out);
 
 }  // namespace moonquota::report

@@ -79,8 +79,6 @@ Json tenant_json(const TenantRow& row) {
   return j;
 }
 
-void write_json(const Json& j, std::ostream& out) { out << dump_inspect_json(j, 2) << "\n"; }
-
 }  // namespace
 
 void render_header_text(const InspectContext& ctx, const restore::ScannedSnapshot& snap, std::ostream& out) {
@@ -193,7 +191,7 @@ void render_summary(const InspectContext& ctx, const inspect::StatsScan& scan, c
     if (format == OutputFormat::ndjson) {
       out << dump_inspect_json(j, -1) << "\n";  // one document, one line
     } else {
-      write_json(j, out);
+      write_inspect_json(j, out);
     }
     return;
   }
@@ -285,7 +283,7 @@ void render_tenants(const InspectContext& ctx, const inspect::StatsScan& scan, O
     Json tenants = Json::array();
     for (const auto& row : rows) tenants.push_back(tenant_json(row));
     j["tenants"] = std::move(tenants);
-    write_json(j, out);
+    write_inspect_json(j, out);
     return;
   }
   render_header_text(ctx, scan.snapshot, out);
@@ -320,7 +318,7 @@ void render_top_objects(const InspectContext& ctx, const inspect::StatsScan& sca
     Json rows = Json::array();
     for (const auto& o : ranked) rows.push_back(ranked_json(o));
     j["objects"] = std::move(rows);
-    write_json(j, out);
+    write_inspect_json(j, out);
     return;
   }
   render_header_text(ctx, scan.snapshot, out);
@@ -359,7 +357,7 @@ void render_top_tenants(const InspectContext& ctx, const inspect::StatsScan& sca
     j["what"] = "tenants";
     j["by"] = by == inspect::RankBy::size ? "size" : "charge";
     j["tenants"] = rows;
-    write_json(j, out);
+    write_inspect_json(j, out);
     return;
   }
   render_header_text(ctx, scan.snapshot, out);
@@ -402,7 +400,7 @@ void render_segments(const InspectContext& ctx, const restore::ScannedSnapshot& 
     j["allocator_names"] = snap.segments.allocator_names;
     j["ok_capacity_bytes"] = inspect::ok_capacity_bytes(snap.segments);
     j["local_disk_clients"] = snap.segments.local_disk.size();
-    write_json(j, out);
+    write_inspect_json(j, out);
     return;
   }
   render_header_text(ctx, snap, out);
@@ -442,7 +440,7 @@ void render_tasks(const InspectContext& ctx, const restore::ScannedSnapshot& sna
     for (const auto& t : snap.tasks) rows.push_back(row_json(t));
     j["tasks"] = std::move(rows);
     j["skipped"] = snap.tasks_skipped;
-    write_json(j, out);
+    write_inspect_json(j, out);
     return;
   }
   render_header_text(ctx, snap, out);

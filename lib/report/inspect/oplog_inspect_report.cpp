@@ -1,5 +1,7 @@
 #include "report/inspect/oplog_inspect_report.hpp"
 
+#include "report/inspect/inspect_json.hpp"
+
 #include "util/plural.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
@@ -210,23 +212,15 @@ std::string oplog_dump_line(const inspect::DumpedEntry& d) {
   return j.dump() + "\n";
 }
 
-namespace {
-
-void write_json(const ordered_json& j, std::ostream& out) {
-  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << "\n";
-}
-
-}  // namespace
-
 void render_oplog_audit(const inspect::OpLogAudit& audit, const std::string& cluster_id, OutputFormat format,
                         std::ostream& out) {
   if (format == OutputFormat::text) return render_oplog_audit_text(audit, out);
-  write_json(oplog_audit_json(audit, cluster_id), out);
+  write_inspect_json(oplog_audit_json(audit, cluster_id), out);
 }
 
 void render_oplog_summary(const inspect::OpLogSummary& summary, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::text) return render_oplog_summary_text(summary, out);
-  write_json(oplog_summary_json(summary), out);
+  write_inspect_json(oplog_summary_json(summary), out);
 }
 
 void render_oplog_dump_entry(const inspect::DumpedEntry& entry, std::ostream& out) { out << oplog_dump_line(entry); }

@@ -4,9 +4,9 @@
 #include <set>
 #include <string>
 
+#include "report/escape.hpp"
 #include "report/inspect/inspect_summary_report.hpp"
-#include "report/reconcile/reconcile_html.hpp"
-#include "report/reconcile/svg_chart.hpp"
+#include "report/svg_chart.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 
@@ -15,8 +15,7 @@ namespace moonquota::report {
 namespace {
 
 using util::TextTable;
-constexpr auto L = TextTable::Align::left;
-constexpr auto R = TextTable::Align::right;
+using Align = TextTable::Align;
 constexpr const char* k_schema = "snapshot-inspect-survival/1";
 
 std::string dec(util::u128 v) { return std::to_string(saturate(v)); }
@@ -203,9 +202,9 @@ void render_text(const SurvivalReport& r, const restore::ScannedSnapshot& snap, 
   out << "path:        " << path_text(r) << "\n";
   out << "lease model: " << lease_text(r.lease_model) << "\n\n";
   TextTable table;
-  for (const char* h : {"point", "at (UTC)", "delay", "tenant"}) table.add_column(h, L);
+  for (const char* h : {"point", "at (UTC)", "delay", "tenant"}) table.add_column(h, Align::left);
   for (const char* h : {"objects kept", "bytes kept", "charged bytes", "objects dropped", "bytes dropped", "kept"}) {
-    table.add_column(h, R);
+    table.add_column(h, Align::right);
   }
   for (const auto& p : r.points) {
     std::vector<std::string> cells = {point_label(p.point), utc_text(p.point.at_ms), delay_text(p.point.delay_ms),
@@ -234,10 +233,10 @@ void render_text(const SurvivalReport& r, const restore::ScannedSnapshot& snap, 
   }
   out << "\n";
   TextTable decay;
-  decay.add_column("tenant", L);
-  decay.add_column("charged at delay 0", R);
-  decay.add_column("half gone after", R);
-  decay.add_column("all gone after", R);
+  decay.add_column("tenant", Align::left);
+  decay.add_column("charged at delay 0", Align::right);
+  decay.add_column("half gone after", Align::right);
+  decay.add_column("all gone after", Align::right);
   for (const auto& d : r.decay) {
     decay.add_row({util::printable(d.tenant_id), dec(d.charged_at_zero), gone_text(d.half_gone_after_ms, r),
                    gone_text(d.all_gone_after_ms, r)});

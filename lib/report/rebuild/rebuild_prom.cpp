@@ -5,24 +5,21 @@
 #include <vector>
 
 #include "reconcile/prometheus_text.hpp"
+#include "report/prom_text.hpp"
 #include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 
 namespace {
 
-constexpr const char* k_prefix = "moonquota_rebuild_";
+constexpr const char* k_rebuild_prefix = "moonquota_rebuild_";
 
 std::string label(const std::string& raw) { return reconcile::label_value(raw); }
-
-void family(std::ostream& out, const std::string& name, const std::string& help) {
-  out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";
-}
 
 // `labels`: `name="escaped",` pairs, each followed by a comma, or "".
 void sample(std::ostream& out, const std::string& name, const std::string& labels, const std::string& cluster,
             const std::string& value) {
-  out << k_prefix << name << "{" << labels << "cluster=\"" << label(cluster) << "\"} " << value << "\n";
+  out << k_rebuild_prefix << name << "{" << labels << "cluster=\"" << label(cluster) << "\"} " << value << "\n";
 }
 
 // Milliseconds as seconds with three decimals, signed.
@@ -35,11 +32,13 @@ std::string seconds(std::int64_t ms) {
 }
 
 void run_status(std::ostream& out, const std::string& cluster, std::uint64_t run_at_ms, int exit_code, bool success) {
-  family(out, "last_run_timestamp_seconds", "When the rebuild check ran (Unix seconds)");
+  gauge_family(out, k_rebuild_prefix, "last_run_timestamp_seconds", "When the rebuild check ran (Unix seconds)");
   sample(out, "last_run_timestamp_seconds", "", cluster, seconds(static_cast<std::int64_t>(run_at_ms)));
-  family(out, "run_success", "1 when the check read the metadata and predicted the restore, 0 when it could not");
+  gauge_family(out, k_rebuild_prefix, "run_success",
+               "1 when the check read the metadata and predicted the restore, 0 when it could not");
   sample(out, "run_success", "", cluster, success ? "1" : "0");
-  family(out, "exit_code", "The exit code of the check (cli-contract.md; 1: the master would start EMPTY)");
+  gauge_family(out, k_rebuild_prefix, "exit_code",
+               "The exit code of the check (cli-contract.md; 1: the master would start EMPTY)");
   sample(out, "exit_code", "", cluster, std::to_string(exit_code));
 }
 
@@ -49,22 +48,23 @@ void render_rebuild_prom(const quota::RebuildResult& r, const std::string& clust
                          int exit_code, std::ostream& out) {
   const bool promote = r.promote.has_value();
   const std::string path = std::string("path=\"") + (promote ? "promote" : "restore") + "\",";
-  family(out, "master_starts_empty",
-         "1 when the master would start with EMPTY metadata on this path (every candidate rejected, no candidate, or "
-         "a failed promotion validation)");
+  gauge_family(
+      out, k_rebuild_prefix, "master_starts_empty",
+      "1 when the master would start with EMPTY metadata on this path (every candidate rejected, no candidate, or "
+      "a failed promotion validation)");
   sample(out, "master_starts_empty", path, cluster, r.starts_empty() ? "1" : "0");
-  family(out, "charged_bytes", "The tenant's charge in the rebuilt account table (bytes)");
+  gauge_family(out, k_rebuild_prefix, "charged_bytes", "The tenant's charge in the rebuilt account table (bytes)");
   for (const auto& row : r.table.rows) {
     sample(out, "charged_bytes", "tenant_id=\"" + label(row.tenant_id) + "\",", cluster,
            std::to_string(row.charged_bytes));
   }
-  family(out, "objects", "The tenant's objects in the rebuilt account table");
+  gauge_family(out, k_rebuild_prefix, "objects", "The tenant's objects in the rebuilt account table");
   for (const auto& row : r.table.rows) {
     sample(out, "objects", "tenant_id=\"" + label(row.tenant_id) + "\",", cluster, std::to_string(row.object_count));
   }
-  family(out, "tenants", "Rows of the rebuilt account table");
+  gauge_family(out, k_rebuild_prefix, "tenants", "Rows of the rebuilt account table");
   sample(out, "tenants", "", cluster, std::to_string(r.table.rows.size()));
-  family(out, "total_charged_bytes", "Sum of the rebuilt charges (bytes, saturating)");
+  gauge_family(out, k_rebuild_prefix, "total_charged_bytes", "Sum of the rebuilt charges (bytes, saturating)");
   sample(out, "total_charged_bytes", "", cluster, std::to_string(r.table.total_charged_bytes));
   std::vector<std::pair<const char*, std::uint64_t>> dropped;
   if (promote) {
@@ -77,18 +77,21 @@ void render_rebuild_prom(const quota::RebuildResult& r, const std::string& clust
     const restore::DropCounts d = r.outcome.state ? r.outcome.state->dropped : restore::DropCounts{};
     dropped = {{"non_complete", d.non_complete}, {"lease_expired", d.lease_expired}, {"undecodable", d.undecodable}};
   }
-  family(out, "dropped_objects",
-         "Objects the restore (promote: the standby bootstrap) drops, by reason (docs/leases-at-restore.md)");
+  gauge_family(out, k_rebuild_prefix, "dropped_objects",
+               "Objects the restore (promote: the standby bootstrap) drops, by reason (docs/leases-at-restore.md)");
   for (const auto& [reason, count] : dropped) {
     sample(out, "dropped_objects", path + "reason=\"" + reason + "\",", cluster, std::to_string(count));
   }
   if (r.snapshot) {
-    family(out, "snapshot_created_timestamp_seconds", "created_at of the snapshot the restore reads (Unix seconds)");
+    gauge_family(out, k_rebuild_prefix, "snapshot_created_timestamp_seconds",
+                 "created_at of the snapshot the restore reads (Unix seconds)");
     sample(out, "snapshot_created_timestamp_seconds", "", cluster, seconds(r.snapshot->created_at_ms));
-    family(out, "snapshot_age_seconds", "Restore time minus the snapshot's created_at (seconds)");
+    gauge_family(out, k_rebuild_prefix, "snapshot_age_seconds",
+                 "Restore time minus the snapshot's created_at (seconds)");
     sample(out, "snapshot_age_seconds", "", cluster, seconds(r.snapshot->age_at_restore_ms));
   }
-  family(out, "restore_timestamp_seconds", "The restore time the check modelled (Unix seconds)");
+  gauge_family(out, k_rebuild_prefix, "restore_timestamp_seconds",
+               "The restore time the check modelled (Unix seconds)");
   sample(out, "restore_timestamp_seconds", "", cluster, seconds(static_cast<std::int64_t>(r.restore_time_ms)));
   run_status(out, cluster, run_at_ms, exit_code, true);
 }
@@ -96,7 +99,7 @@ void render_rebuild_prom(const quota::RebuildResult& r, const std::string& clust
 void render_rebuild_prom_failure(const std::string& cluster, std::uint64_t run_at_ms, int exit_code,
                                  const std::string& message, std::ostream& out) {
   run_status(out, cluster, run_at_ms, exit_code, false);
-  family(out, "error", "The error of a check that could not run (the value is always 1)");
+  gauge_family(out, k_rebuild_prefix, "error", "The error of a check that could not run (the value is always 1)");
   // A message that is not UTF-8 (a path of other bytes) keeps its ASCII, '?' for every other byte.
   std::string readable = message;
   if (!util::is_valid_utf8(readable)) {

@@ -7,7 +7,7 @@
 #include "report/escape.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/reconcile/reconcile_html.hpp"
-#include "report/reconcile/svg_chart.hpp"
+#include "report/svg_chart.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
 #include "util/time_text.hpp"

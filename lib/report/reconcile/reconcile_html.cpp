@@ -6,7 +6,7 @@
 
 #include "report/escape.hpp"
 #include "report/reconcile/reconcile_common.hpp"
-#include "report/reconcile/svg_chart.hpp"
+#include "report/svg_chart.hpp"
 #include "util/text_encoding.hpp"
 
 namespace moonquota::report {

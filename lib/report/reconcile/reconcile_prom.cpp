@@ -1,5 +1,6 @@
 #include "report/reconcile/reconcile_prom.hpp"
 #include "reconcile/prometheus_text.hpp"
+#include "report/prom_text.hpp"
 
 #include <sstream>
 
@@ -7,13 +8,9 @@ namespace moonquota::report {
 
 namespace {
 
-constexpr const char* k_prefix = "moonquota_reconcile_";
+constexpr const char* k_reconcile_prefix = "moonquota_reconcile_";
 
 std::string escape_label(const std::string& raw) { return reconcile::label_value(raw); }
-
-void family(std::ostream& out, const std::string& name, const std::string& help) {
-  out << "# HELP " << k_prefix << name << " " << help << "\n# TYPE " << k_prefix << name << " gauge\n";
-}
 
 // Every per-tenant series carries the model that made its expected side, and the cluster.
 std::string tenant_labels(const reconcile::ReconcileReport& r, const std::string& tenant, const std::string& cluster) {
@@ -36,19 +33,22 @@ std::string seconds(std::uint64_t ms) {
 template <typename Value>
 void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& cluster,
                 const std::string& name, const std::string& help, Value value) {
-  family(out, name, help);
+  gauge_family(out, k_reconcile_prefix, name, help);
   for (const auto& d : r.tenants) {
-    out << k_prefix << name << tenant_labels(r, d.tenant_id, cluster) << " " << value(d) << "\n";
+    out << k_reconcile_prefix << name << tenant_labels(r, d.tenant_id, cluster) << " " << value(d) << "\n";
   }
 }
 
 void run_status(std::ostream& out, std::uint64_t run_at_ms, int exit_code, bool success, const std::string& cluster) {
-  family(out, "last_run_timestamp_seconds", "When the reconcile run sampled the live master (Unix seconds)");
-  out << k_prefix << "last_run_timestamp_seconds" << cluster_only(cluster) << " " << seconds(run_at_ms) << "\n";
-  family(out, "run_success", "1 when the run compared metadata with the live master, 0 when it could not");
-  out << k_prefix << "run_success" << cluster_only(cluster) << " " << (success ? 1 : 0) << "\n";
-  family(out, "exit_code", "The exit code of the run (cli-contract.md)");
-  out << k_prefix << "exit_code" << cluster_only(cluster) << " " << exit_code << "\n";
+  gauge_family(out, k_reconcile_prefix, "last_run_timestamp_seconds",
+               "When the reconcile run sampled the live master (Unix seconds)");
+  out << k_reconcile_prefix << "last_run_timestamp_seconds" << cluster_only(cluster) << " " << seconds(run_at_ms)
+      << "\n";
+  gauge_family(out, k_reconcile_prefix, "run_success",
+               "1 when the run compared metadata with the live master, 0 when it could not");
+  out << k_reconcile_prefix << "run_success" << cluster_only(cluster) << " " << (success ? 1 : 0) << "\n";
+  gauge_family(out, k_reconcile_prefix, "exit_code", "The exit code of the run (cli-contract.md)");
+  out << k_reconcile_prefix << "exit_code" << cluster_only(cluster) << " " << exit_code << "\n";
 }
 
 }  // namespace
@@ -79,10 +79,11 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
              [](const auto& d) { return std::to_string(d.unexplained_bytes); });
   per_tenant(out, r, cluster, "unexplained_within_tolerance", "1 when |unexplained| <= tolerance",
              [](const auto& d) { return d.unexplained_within_tolerance ? "1" : "0"; });
-  family(out, "verdict",
-         "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
+  gauge_family(
+      out, k_reconcile_prefix, "verdict",
+      "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
   for (const auto& d : r.tenants) {
-    out << k_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",model=\""
+    out << k_reconcile_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",model=\""
         << restore::charge_model_name(r.metadata.charge_model) << "\",verdict=\"" << reconcile::verdict_name(d.verdict)
         << "\"" << cluster_last(cluster) << " 1\n";
   }
@@ -94,33 +95,37 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
                  const auto* t = trends->find(d.tenant_id);
                  return t != nullptr && t->persistent ? "1" : "0";
                });
-    family(out, "drift_rate_bytes_per_hour", "Estimated drift rate over the current streak (bytes/hour)");
+    gauge_family(out, k_reconcile_prefix, "drift_rate_bytes_per_hour",
+                 "Estimated drift rate over the current streak (bytes/hour)");
     for (const auto& d : r.tenants) {
       const auto* t = trends->find(d.tenant_id);
       if (t == nullptr || !t->rate_bytes_per_hour) continue;
-      out << k_prefix << "drift_rate_bytes_per_hour" << tenant_labels(r, d.tenant_id, cluster) << " "
+      out << k_reconcile_prefix << "drift_rate_bytes_per_hour" << tenant_labels(r, d.tenant_id, cluster) << " "
           << static_cast<std::int64_t>(*t->rate_bytes_per_hour) << "\n";
     }
   }
-  family(out, "tenants", "Tenants per verdict");
+  gauge_family(out, k_reconcile_prefix, "tenants", "Tenants per verdict");
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {
-    out << k_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v)) << "\""
-        << cluster_last(cluster) << " " << r.counts.by_verdict[v] << "\n";
+    out << k_reconcile_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v))
+        << "\"" << cluster_last(cluster) << " " << r.counts.by_verdict[v] << "\n";
   }
-  family(out, "model",
-         "The model of the expected side (live: a running master; restore: a restore at a time) and its lease model "
-         "(upstream: lease-expired objects erased at restore; keep: leases ignored; the live model has no lease "
-         "filter)");
-  out << k_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\",lease_model=\""
-      << restore::lease_model_name(r.metadata.lease_model) << "\"" << cluster_last(cluster) << " 1\n";
-  family(out, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
-  out << k_prefix << "tolerance_bytes" << cluster_only(cluster) << " " << r.tolerance_bytes << "\n";
-  family(out, "samples", "Live samples taken");
-  out << k_prefix << "samples" << cluster_only(cluster) << " " << r.live.samples << "\n";
+  gauge_family(
+      out, k_reconcile_prefix, "model",
+      "The model of the expected side (live: a running master; restore: a restore at a time) and its lease model "
+      "(upstream: lease-expired objects erased at restore; keep: leases ignored; the live model has no lease "
+      "filter)");
+  out << k_reconcile_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model)
+      << "\",lease_model=\"" << restore::lease_model_name(r.metadata.lease_model) << "\"" << cluster_last(cluster)
+      << " 1\n";
+  gauge_family(out, k_reconcile_prefix, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
+  out << k_reconcile_prefix << "tolerance_bytes" << cluster_only(cluster) << " " << r.tolerance_bytes << "\n";
+  gauge_family(out, k_reconcile_prefix, "samples", "Live samples taken");
+  out << k_reconcile_prefix << "samples" << cluster_only(cluster) << " " << r.live.samples << "\n";
   if (r.metadata_age_ms) {
-    family(out, "metadata_age_seconds", "Live sample time minus the snapshot's created_at (seconds)");
+    gauge_family(out, k_reconcile_prefix, "metadata_age_seconds",
+                 "Live sample time minus the snapshot's created_at (seconds)");
     const std::int64_t ms = *r.metadata_age_ms;
-    out << k_prefix << "metadata_age_seconds" << cluster_only(cluster) << " " << (ms < 0 ? "-" : "")
+    out << k_reconcile_prefix << "metadata_age_seconds" << cluster_only(cluster) << " " << (ms < 0 ? "-" : "")
         << seconds(static_cast<std::uint64_t>(ms < 0 ? -ms : ms)) << "\n";
   }
 }
@@ -128,8 +133,8 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
 void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message,
                                    const std::string& cluster, std::ostream& out) {
   run_status(out, run_at_ms, exit_code, false, cluster);
-  family(out, "error", "The error of a run that could not compare (the value is always 1)");
-  out << k_prefix << "error{message=\"" << escape_label(message) << "\"" << cluster_last(cluster) << " 1\n";
+  gauge_family(out, k_reconcile_prefix, "error", "The error of a run that could not compare (the value is always 1)");
+  out << k_reconcile_prefix << "error{message=\"" << escape_label(message) << "\"" << cluster_last(cluster) << " 1\n";
 }
 
 }  // namespace moonquota::report

@@ -1,11 +1,11 @@
-#include "report/reconcile/svg_chart.hpp"
+#include "report/svg_chart.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <vector>
 
-#include "report/reconcile/reconcile_html.hpp"
+#include "report/escape.hpp"
 #include "util/text_encoding.hpp"
 
 namespace moonquota::report {
