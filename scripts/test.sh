@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the packages, checks the
-# formatting (scripts/check-format.sh), builds, runs every test with CTest (unit, golden, corpus
-# replay), then again under ASan+UBSan. Both CTest passes run inside scripts/with-services.sh (a
-# private etcd, redis-server and s3rver on free loopback ports).
+# formatting (scripts/check-format.sh) and the include rule (scripts/check-layers.sh), builds,
+# runs every test with CTest (unit, golden, corpus replay), then again under ASan+UBSan. Both
+# CTest passes run inside scripts/with-services.sh (a private etcd, redis-server and s3rver on free
+# loopback ports).
 # Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ quick=0
 
 bash scripts/setup.sh
 bash scripts/check-format.sh
+bash scripts/check-layers.sh
 bash scripts/build.sh build -DMOONQUOTA_WERROR=ON
 bash scripts/with-services.sh bash -c 'cd build && ctest --output-on-failure --parallel "$(nproc)"'
 
