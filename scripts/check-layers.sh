@@ -34,7 +34,7 @@
 # - curl only in source/s3_client.cpp, the S3 client (libcurl signs SigV4); cpp-httplib stays the
 #   etcd/master client (source/http_call.cpp) and the serve listener (service/http_server.cpp).
 # - zstd only in util/zstd_*: forge's streamed frame with a pledged size, which included zstd in
-#   forge/streaming_file.cpp, is util/zstd_stream_writer now.
+#   forge/streaming_file.cpp, is util::ZstdStreamWriter (util/zstd_file) now.
 # - msgpack-c only in bench/bench_phases.cpp, the naive decoder the benchmark compares ours with;
 #   lib/ has its own msgpack reader and writer that follow msgpack-c's rules without it.
 # - CLI11 in tools/ and bench/ (both parse command lines); spdlog in tools/ only.

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "util/status.hpp"
-#include "util/zstd_stream_writer.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::forge {
 

@@ -1,7 +1,7 @@
 // ZstdStreamWriter: a frame written in pieces is one frame that zstd_decompress (Mooncake's rules:
 // content size in the header, exactly one frame) reads back byte for byte; a pledge that the
 // writes do not meet fails at finish(); a failing sink stops the writer with its error.
-#include "util/zstd_stream_writer.hpp"
+#include "util/zstd_file.hpp"
 
 #include <gtest/gtest.h>
 
