@@ -5,7 +5,7 @@
 #include <ctime>
 #include <vector>
 
-#include "report/reconcile/reconcile_html.hpp"
+#include "report/escape.hpp"
 #include "util/text_encoding.hpp"
 
 namespace moonquota::report {
