@@ -94,12 +94,12 @@ mapfile -t files < <(find "${trees[@]}" -type f \( -name '*.cpp' -o -name '*.hpp
   -o -name '*.hh' -o -name '*.inl' -o -name '*.ipp' \) | LC_ALL=C sort)
 
 {
-  printf 'D %s\n' "${folders[@]}"
-  printf 'F %s\n' "${files[@]}"
+  if ((${#folders[@]} > 0)); then printf 'D %s\n' "${folders[@]}"; fi
   if ((${#files[@]} > 0)); then
+    printf 'F %s\n' "${files[@]}"
     grep -nHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' -- "${files[@]}" | sed 's/^/I /' || true
   fi
-} | awk -v layers="$LAYERS" -v third="$THIRD_PARTY" '
+} | LAYERS="$LAYERS" THIRD_PARTY="$THIRD_PARTY" awk '
 function fail(msg) { print msg; bad++ }
 function glob_re(g,    r, i, c) {
   r = "^"
@@ -112,6 +112,9 @@ function glob_re(g,    r, i, c) {
   return r "$"
 }
 BEGIN {
+  # The tables come through the environment: awk -v would read the backslashes of the regexes.
+  layers = ENVIRON["LAYERS"]
+  third = ENVIRON["THIRD_PARTY"]
   n = split(layers, rows, "\n")
   for (i = 1; i <= n; i++) {
     k = split(rows[i], w, " ")
