@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the packages, checks the
-# formatting (scripts/check-format.sh), builds, runs every test with CTest (unit, golden, corpus
+# formatting (scripts/check-format.sh) and the include rule (scripts/check-layers.sh), builds,
+# runs every test with CTest (unit, golden, corpus
 # replay, scripts, packaging, deploy examples), then builds again under ASan+UBSan and runs every
 # test of our C++ code again (not those labelled package, deploy or static, which check files,
 # packaging and scripts and ran in the first pass). Both CTest passes run inside scripts/with-services.sh (a
@@ -20,6 +21,7 @@ step() {
 
 step setup bash scripts/setup.sh
 step check-format bash scripts/check-format.sh
+step check-layers bash scripts/check-layers.sh
 step build bash scripts/build.sh build -DMOONQUOTA_WERROR=ON -DMOONQUOTA_BUILD_TESTS=ON -DMOONQUOTA_BUILD_BENCH=ON \
   -DMOONQUOTA_MAN_PAGES=ON
 step ctest bash scripts/with-services.sh bash -c 'cd build && ctest --output-on-failure --parallel "$(nproc)"'

@@ -3,12 +3,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <vector>
 
 namespace moonquota::forge {
 
@@ -29,21 +27,15 @@ util::Result<std::unique_ptr<StreamingFile>> StreamingFile::open(const std::stri
   f->m_temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   f->m_fd = ::mkstemp(f->m_temp.data());
   if (f->m_fd < 0) return errno_status("cannot create a temporary file for", target_path);
-  f->m_pledged = zstd_pledged_bytes;
   if (zstd_pledged_bytes) {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    if (cctx == nullptr) return util::Status::internal("ZSTD_createCCtx failed");
-    f->m_cctx = cctx;
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
-    ZSTD_CCtx_setPledgedSrcSize(cctx, *zstd_pledged_bytes);
+    MQ_ASSIGN_OR_RETURN(f->m_zstd, util::ZstdStreamWriter::create(*zstd_pledged_bytes));
+    StreamingFile* self = f.get();
+    f->m_sink = [self](std::string_view compressed) { return self->write_to_disk(compressed); };
   }
   return f;
 }
 
 StreamingFile::~StreamingFile() {
-  if (m_cctx != nullptr) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(m_cctx));
   if (m_fd >= 0) ::close(m_fd);
   if (!m_committed && !m_temp.empty()) ::unlink(m_temp.c_str());
 }
@@ -64,39 +56,14 @@ util::Status StreamingFile::write_to_disk(std::string_view bytes) {
   return util::Status::ok_status();
 }
 
-util::Status StreamingFile::compress(std::string_view bytes, bool end) {
-  auto* cctx = static_cast<ZSTD_CCtx*>(m_cctx);
-  std::vector<char> out(ZSTD_CStreamOutSize());
-  ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
-  const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
-  while (true) {
-    ZSTD_outBuffer ob{out.data(), out.size(), 0};
-    const std::size_t remaining = ZSTD_compressStream2(cctx, &ob, &in, mode);
-    if (ZSTD_isError(remaining)) {
-      return util::Status::internal(std::string("zstd stream compression failed: ") + ZSTD_getErrorName(remaining));
-    }
-    MQ_RETURN_IF_ERROR(write_to_disk(std::string_view(out.data(), ob.pos)));
-    const bool done = end ? remaining == 0 : in.pos == in.size;
-    if (done) return util::Status::ok_status();
-  }
-}
-
 util::Status StreamingFile::write(std::string_view bytes) {
   if (m_committed) return util::Status::internal("write after commit");
-  m_raw_bytes += bytes.size();
-  if (m_cctx == nullptr) return write_to_disk(bytes);
-  if (bytes.empty()) return util::Status::ok_status();
-  return compress(bytes, false);
+  if (m_zstd == nullptr) return write_to_disk(bytes);
+  return m_zstd->write(bytes, m_sink);
 }
 
 util::Status StreamingFile::commit() {
-  if (m_cctx != nullptr) {
-    if (m_raw_bytes != *m_pledged) {
-      return util::Status::internal("streamed " + std::to_string(m_raw_bytes) + " bytes, pledged " +
-                                    std::to_string(*m_pledged));
-    }
-    MQ_RETURN_IF_ERROR(compress({}, true));
-  }
+  if (m_zstd != nullptr) MQ_RETURN_IF_ERROR(m_zstd->finish(m_sink));
   if (m_file_bytes == 0) return util::Status::internal("refusing to write an empty object '" + m_target + "'");
   if (::fchmod(m_fd, 0644) != 0 || ::fsync(m_fd) != 0) return errno_status("cannot sync", m_temp);
   if (::close(m_fd) != 0) {

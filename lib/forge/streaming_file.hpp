@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "util/status.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::forge {
 
@@ -32,16 +33,14 @@ class StreamingFile {
  private:
   StreamingFile() = default;
   util::Status write_to_disk(std::string_view bytes);
-  util::Status compress(std::string_view bytes, bool end);
 
   std::string m_target;
   std::string m_temp;
   int m_fd = -1;
   bool m_committed = false;
   std::uint64_t m_file_bytes = 0;
-  std::uint64_t m_raw_bytes = 0;
-  std::optional<std::uint64_t> m_pledged;
-  void* m_cctx = nullptr;  // ZSTD_CCtx*, kept opaque to keep zstd out of this header
+  std::unique_ptr<util::ZstdStreamWriter> m_zstd;  // set when compressing
+  util::ZstdStreamWriter::Sink m_sink;             // write_to_disk, for m_zstd
 };
 
 }  // namespace moonquota::forge
