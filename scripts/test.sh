@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the packages, checks the
 # formatting (scripts/check-format.sh) and the include rule (scripts/check-layers.sh), builds,
-# runs every test with CTest (unit, golden, corpus
-# replay, scripts, packaging, deploy examples), then builds again under ASan+UBSan and runs every
-# test of our C++ code again (not those labelled package, deploy or static, which check files,
-# packaging and scripts and ran in the first pass). Both CTest passes run inside scripts/with-services.sh (a
-# private etcd, redis-server and s3rver on free loopback ports). Each step says how long it took.
+# runs every test with CTest (unit, golden, corpus replay, scripts, packaging, deploy examples),
+# then builds again under ASan+UBSan and runs every test of our C++ code again (not those labelled
+# package, deploy or static, which check packaging, deployment files and the source tree and ran
+# in the first pass). Both CTest passes run inside scripts/with-services.sh (a private etcd,
+# redis-server and s3rver on free loopback ports). Each step says how long it took.
 # Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build and its pass)
 set -euo pipefail
 cd "$(dirname "$0")/.."
