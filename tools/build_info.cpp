@@ -1,7 +1,7 @@
 // The one file that includes the generated build-info header (cmake/BuildInfo.cmake), so a new
 // commit recompiles this file only.
+#include "build_info.hpp"
 #include "moonquota_build_info.hpp"
-#include "tool_common.hpp"
 
 namespace moonquota::tools {
 

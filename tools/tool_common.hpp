@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
 #include "util/net_config.hpp"
@@ -72,20 +73,6 @@ void setup_logging(const CommonFlags& flags);
 
 // "now" -> the current UTC ms; otherwise a decimal ms value.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
-
-// The upstream Mooncake commit whose formats the tools read and model.
-inline constexpr const char* k_upstream_commit = "3b5a5941";
-
-// What this build is: the CMake project version, `git describe --tags --always` of the source tree
-// at build time ("unknown" outside a git checkout, e.g. a source tarball; cmake/BuildInfo.cmake)
-// and k_upstream_commit. Defined in tools/build_info.cpp, the one file that includes the
-// generated header.
-struct BuildInfo {
-  const char* version;
-  const char* git_describe;
-  const char* upstream_commit;
-};
-[[nodiscard]] BuildInfo build_info();
 
 // "<tool> <version> (git <describe>, reads Mooncake formats of 3b5a5941)".
 [[nodiscard]] std::string version_line(const std::string& tool);

@@ -13,13 +13,12 @@ namespace {
 
 constexpr std::uint64_t k_chunk_bytes = 1 << 20;
 
-struct DctxDeleter {
-  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
-};
-
 }  // namespace
 
 struct ZstdStreamReader::Impl {
+  struct DctxDeleter {
+    void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
+  };
   std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx{ZSTD_createDCtx()};
 };
 

@@ -11,7 +11,7 @@ namespace moonquota::quota {
 namespace {
 
 constexpr const char* k_id = "20260822_051200_000";
-constexpr std::uint64_t k_max = (std::uint64_t{1} << 63) - 1;
+constexpr std::uint64_t k_int64_max = (std::uint64_t{1} << 63) - 1;
 
 class RebuildOverflow : public ::testing::Test {
  protected:
@@ -40,24 +40,24 @@ model::ObjectRecord object(const std::string& key, std::uint64_t size, int repli
 }
 
 TEST_F(RebuildOverflow, ExactlyTwoToThe63MinusOneIsServed) {
-  write_store({object("k", k_max)});
+  write_store({object("k", k_int64_max)});
   auto result = rebuild();
   ASSERT_TRUE(result.ok()) << result.status().message();
   ASSERT_EQ(result->table.rows.size(), 1u);
   EXPECT_EQ(result->table.rows[0].tenant_id, "big");
-  EXPECT_EQ(result->table.rows[0].charged_bytes, k_max);
+  EXPECT_EQ(result->table.rows[0].charged_bytes, k_int64_max);
   EXPECT_TRUE(result->table.rows[0].orphan);
 }
 
 TEST_F(RebuildOverflow, SumAcrossObjectsAtTheLimitIsServed) {
-  write_store({object("a", k_max - 10), object("b", 10)});
+  write_store({object("a", k_int64_max - 10), object("b", 10)});
   auto result = rebuild();
   ASSERT_TRUE(result.ok()) << result.status().message();
-  EXPECT_EQ(result->table.rows.at(0).charged_bytes, k_max);
+  EXPECT_EQ(result->table.rows.at(0).charged_bytes, k_int64_max);
 }
 
 TEST_F(RebuildOverflow, OneByteMoreIsRefused) {
-  write_store({object("a", k_max), object("b", 1)});
+  write_store({object("a", k_int64_max), object("b", 1)});
   auto result = rebuild();
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), util::StatusCode::refused);

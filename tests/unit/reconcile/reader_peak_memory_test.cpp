@@ -95,7 +95,7 @@ class ReaderPeakMemory : public ::testing::Test {
   fs::path m_dir;
 };
 
-std::string repeat(const std::string& unit, std::size_t bytes) {
+std::string repeat_to_size(const std::string& unit, std::size_t bytes) {
   std::string out;
   out.reserve(bytes + unit.size());
   while (out.size() < bytes) out += unit;
@@ -106,7 +106,7 @@ constexpr std::size_t k_input_bytes = 16u << 20;
 
 TEST_F(ReaderPeakMemory, MetricsKeepsOnlyTheTenantFamilies) {
   // Short non-tenant samples: every one was stored (a PromSample is ~40x a 4-byte line).
-  EXPECT_EQ(check_bound("metrics", "non-tenant", repeat("a 1\n", k_input_bytes)), "ok 0");
+  EXPECT_EQ(check_bound("metrics", "non-tenant", repeat_to_size("a 1\n", k_input_bytes)), "ok 0");
   std::string labelled;
   for (int i = 0; labelled.size() < k_input_bytes; ++i) {
     labelled += "mooncake_master_thing_total{k=\"" + std::to_string(i % 997) + "\",l=\"x\"} 1\n# HELP h" +
@@ -126,10 +126,10 @@ TEST_F(ReaderPeakMemory, MetricsKeepsOnlyTheTenantFamilies) {
 
 TEST_F(ReaderPeakMemory, TenantListNeverBuildsADom) {
   const std::string head = R"({"success":true,"data":[)";
-  std::string empty_arrays = head + repeat("[],", k_input_bytes) + "[]]}";
+  std::string empty_arrays = head + repeat_to_size("[],", k_input_bytes) + "[]]}";
   EXPECT_EQ(check_bound("tenant-list", "empty-arrays", empty_arrays),
             "refused: live tenant list: data[0]. is not an object");
-  std::string short_members = head + "{" + repeat(R"("a":0,)", k_input_bytes) + R"("a":0}]})";
+  std::string short_members = head + "{" + repeat_to_size(R"("a":0,)", k_input_bytes) + R"("a":0}]})";
   EXPECT_EQ(check_bound("tenant-list", "short-members", short_members),
             "refused: live tenant list: data[0].tenant_id is missing");
   std::string rows = head;
@@ -145,10 +145,10 @@ TEST_F(ReaderPeakMemory, TenantListNeverBuildsADom) {
 
 TEST_F(ReaderPeakMemory, PolicyAtItsSizeLimit) {
   const std::size_t limit = format::k_max_policy_bytes;
-  std::string flow = "version: 1\ntenants: [" + repeat("a,", limit - 40) + "a]\n";
+  std::string flow = "version: 1\ntenants: [" + repeat_to_size("a,", limit - 40) + "a]\n";
   ASSERT_LE(flow.size(), limit);
   EXPECT_NE(check_bound("policy", "flow", flow).find("YAML nodes, above our limit"), std::string::npos);
-  std::string block = "version: 1\ntenants:\n" + repeat("- x\n", limit - 40);
+  std::string block = "version: 1\ntenants:\n" + repeat_to_size("- x\n", limit - 40);
   EXPECT_NE(check_bound("policy", "block", block).find("refused: "), std::string::npos);
   // The largest policy we accept: as many tenants as the node limit allows.
   std::string tenants = "version: 1\ntenants:\n";

@@ -112,7 +112,7 @@ TEST(TenantList, MalformedRowsNameTheMember) {
 
 // Issue 11 item 24: a member of the wrong type holding hostile input (an array nested ~65,000
 // deep made the message dump() it recursively and crash) gives a short corruption message.
-std::string repeat(const std::string& s, std::size_t n) {
+std::string repeated(const std::string& s, std::size_t n) {
   std::string out;
   for (std::size_t i = 0; i < n; ++i) out += s;
   return out;
@@ -129,7 +129,7 @@ TEST(TenantList, HostileWrongTypedMembersGiveShortMessages) {
       {std::string(65000, '[') + std::string(65000, ']'), "body nests arrays/objects deeper than 64 levels"},
       {std::string(60, '[') + std::string(60, ']'),
        "data[0].admission_closed is not a boolean: an array of 1 elements"},
-      {"[1" + repeat(",1", 50000) + "]", "data[0].admission_closed is not a boolean: an array of 50001 elements"},
+      {"[1" + repeated(",1", 50000) + "]", "data[0].admission_closed is not a boolean: an array of 50001 elements"},
       {std::string(100000, '1'), "body is not usable JSON ([json.exception.out_of_range.406] number overflow"},
       {"{\"x\":[" + std::string(50, '[') + std::string(50, ']') + "]}",
        "data[0].admission_closed is not a boolean: an object of 1 members"},

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* k_old = "20260822_041200_000";
 constexpr const char* k_new = "20260822_051200_000";
-constexpr std::uint64_t k_now = 1800000000000ULL;
+constexpr std::uint64_t k_restore_time_ms = 1800000000000ULL;
 
 class RestorePath : public ::testing::Test {
  protected:
@@ -32,7 +32,7 @@ class RestorePath : public ::testing::Test {
   util::Result<RestoreOutcome> restore(StoreSelection selection = {}) {
     if (selection.store_dir.empty() && selection.snapshot_dir.empty()) selection.store_dir = m_tmp.str();
     RestoreOptions options;
-    options.restore_time_ms = k_now;
+    options.restore_time_ms = k_restore_time_ms;
     return restore_master(selection, options);
   }
   test::TempDir m_tmp;
@@ -182,7 +182,7 @@ TEST_F(RestorePath, MemoryGuardStopsTheWalkInsteadOfFallingBack) {
   StoreSelection selection;
   selection.store_dir = m_tmp.str();
   RestoreOptions options;
-  options.restore_time_ms = k_now;
+  options.restore_time_ms = k_restore_time_ms;
   options.max_payload_bytes = 64;  // the segments payload is larger: our limit, not a master rejection
   auto outcome = restore_master(selection, options);
   ASSERT_FALSE(outcome.ok());

@@ -18,7 +18,7 @@ namespace {
 using test::make_object;
 using test::memory_replica;
 
-constexpr std::uint64_t k_now = 1800000000000ULL;
+constexpr std::uint64_t k_tally_restore_time_ms = 1800000000000ULL;
 
 struct Tallied {
   ShardTally tally;
@@ -37,9 +37,9 @@ Tallied tally(const std::vector<model::ObjectRecord>& objects, std::uint32_t sha
   util::Status s = format::decode_shard(raw, shard, table, scratch, builder, out.findings);
   EXPECT_TRUE(s.ok()) << s.message();
   if (lease) {
-    builder.finish(shard, model, k_now, out.tally, out.findings, *lease);
+    builder.finish(shard, model, k_tally_restore_time_ms, out.tally, out.findings, *lease);
   } else {
-    builder.finish(shard, model, k_now, out.tally, out.findings);  // the default lease model
+    builder.finish(shard, model, k_tally_restore_time_ms, out.tally, out.findings);  // the default lease model
   }
   return out;
 }
@@ -58,7 +58,7 @@ TEST(ShardTally, ChargesSizeTimesCompleteMemoryReplicas) {
 }
 
 TEST(ShardTally, TenantWithOnlyDroppedObjectsIsKeptWithZeroShards) {
-  auto t = tally({make_object("gone", "k", 1, {memory_replica(1, "3-4", 1)}, k_now)});
+  auto t = tally({make_object("gone", "k", 1, {memory_replica(1, "3-4", 1)}, k_tally_restore_time_ms)});
   ASSERT_EQ(t.tally.tenants.count("gone"), 1u);
   EXPECT_EQ(t.tally.tenants.at("gone").objects, 0u);
   EXPECT_EQ(t.tally.tenants.at("gone").shards, 0u);
@@ -66,9 +66,9 @@ TEST(ShardTally, TenantWithOnlyDroppedObjectsIsKeptWithZeroShards) {
 }
 
 TEST(ShardTally, UnsortedEntriesAreReportedAndDuplicatesStillFound) {
-  auto t = tally({make_object("b", "k", 10, {memory_replica(1, "3-4", 10)}, k_now - 1),
+  auto t = tally({make_object("b", "k", 10, {memory_replica(1, "3-4", 10)}, k_tally_restore_time_ms - 1),
                   make_object("a", "k", 1, {memory_replica(2, "3-4", 1)}),
-                  make_object("b", "k", 99, {memory_replica(3, "3-4", 99)}, k_now + 1)});
+                  make_object("b", "k", 99, {memory_replica(3, "3-4", 99)}, k_tally_restore_time_ms + 1)});
   EXPECT_TRUE(test::has_finding(t.findings, "entries are not sorted by (tenant, key)"));
   EXPECT_TRUE(test::has_finding(t.findings, "duplicate entry for tenant 'b' key 'k' (2 entries"));
   // Both in fields: the rule and the shard (4), no entry (they are about the shard).
@@ -105,7 +105,7 @@ TEST(ShardTally, ChargeOfOneObjectSaturatesInsteadOfWrapping) {
 // non-COMPLETE replica, charged by their COMPLETE MEMORY replicas (quota-semantics.md §2.2).
 TEST(ShardTally, LiveModelKeepsExpiredAndInFlightObjects) {
   const std::vector<model::ObjectRecord> objects = {
-      make_object("a", "expired", 100, {memory_replica(1, "3-4", 100)}, k_now - 1),
+      make_object("a", "expired", 100, {memory_replica(1, "3-4", 100)}, k_tally_restore_time_ms - 1),
       make_object("a", "mixed", 30,
                   {memory_replica(2, "3-4", 30), test::disk_replica(3, 30, model::replica_status::processing)}),
       make_object("a", "writing", 7,
@@ -150,11 +150,12 @@ TEST(ShardTally, LiveModelKeepsExpiredAndInFlightObjects) {
 //   b/fresh      9 B x 1 MEMORY, lease now+1   kept in both, 9 B
 const std::vector<model::ObjectRecord>& lease_objects() {
   static const std::vector<model::ObjectRecord> objects = {
-      make_object("a", "deadline", 5, {memory_replica(1, "3-4", 5)}, k_now),
-      make_object("a", "expired", 100, {memory_replica(2, "3-4", 100), memory_replica(3, "3-4", 100)}, k_now - 1),
+      make_object("a", "deadline", 5, {memory_replica(1, "3-4", 5)}, k_tally_restore_time_ms),
+      make_object("a", "expired", 100, {memory_replica(2, "3-4", 100), memory_replica(3, "3-4", 100)},
+                  k_tally_restore_time_ms - 1),
       make_object("a", "mixed", 30,
                   {memory_replica(4, "3-4", 30), test::disk_replica(5, 30, model::replica_status::processing)}),
-      make_object("b", "fresh", 9, {memory_replica(6, "3-4", 9)}, k_now + 1)};
+      make_object("b", "fresh", 9, {memory_replica(6, "3-4", 9)}, k_tally_restore_time_ms + 1)};
   return objects;
 }
 

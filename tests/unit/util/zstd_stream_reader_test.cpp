@@ -19,25 +19,25 @@
 namespace moonquota::util {
 namespace {
 
-struct Outcome {
+struct StreamOutcome {
   StatusCode code = StatusCode::ok;
   std::string message;
   std::string out;
   // zstd's own error names may differ between a piece-by-piece and a whole decompression of the
   // same damaged frame (snapshot_reader takes the message from the whole one); every message of
   // ours is the same.
-  bool operator==(const Outcome& o) const {
+  bool operator==(const StreamOutcome& o) const {
     const std::string zstd = "zstd decompression failed: ";
     const bool zstd_error = message.rfind(zstd, 0) == 0 && o.message.rfind(zstd, 0) == 0;
     return code == o.code && (message == o.message || zstd_error) && out == o.out;
   }
 };
 
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+std::ostream& operator<<(std::ostream& os, const StreamOutcome& o) {
   return os << status_code_name(o.code) << " '" << o.message << "' " << o.out.size() << " bytes";
 }
 
-Outcome whole(const std::string& frame, std::size_t max_bytes, std::size_t fail_at) {
+StreamOutcome whole(const std::string& frame, std::size_t max_bytes, std::size_t fail_at) {
   test::StringSource source(frame, fail_at);
   ByteBuffer out;
   Status s = zstd_decompress_stream(source, max_bytes, out);
@@ -46,7 +46,7 @@ Outcome whole(const std::string& frame, std::size_t max_bytes, std::size_t fail_
 }
 
 // Reads in pieces of `piece` bytes, then finish(); the output only counts when all succeeded.
-Outcome pieces(const std::string& frame, std::size_t max_bytes, std::size_t fail_at, std::size_t piece) {
+StreamOutcome pieces(const std::string& frame, std::size_t max_bytes, std::size_t fail_at, std::size_t piece) {
   test::StringSource source(frame, fail_at);
   ZstdStreamReader reader(source);
   std::string out;
@@ -64,7 +64,7 @@ Outcome pieces(const std::string& frame, std::size_t max_bytes, std::size_t fail
 
 void expect_same(const std::string& frame, const std::string& what, std::size_t max_bytes = 1 << 26,
                  std::size_t fail_at = std::string::npos) {
-  const Outcome expected = whole(frame, max_bytes, fail_at);
+  const StreamOutcome expected = whole(frame, max_bytes, fail_at);
   if (fail_at == std::string::npos) {
     ByteBuffer in_memory;
     const Status s = zstd_decompress(frame, max_bytes, in_memory);
@@ -105,7 +105,7 @@ TEST(ZstdStreamReader, CrossesTheOneMiBSourceChunks) {
   }
   const std::string frame = zstd_compress(raw, 1);
   ASSERT_GT(frame.size(), std::size_t{2} << 20);
-  const Outcome expected = whole(frame, 1 << 26, std::string::npos);
+  const StreamOutcome expected = whole(frame, 1 << 26, std::string::npos);
   ASSERT_EQ(expected.out, raw);
   for (std::size_t piece : {std::size_t{4096}, std::size_t{1} << 30}) {
     EXPECT_EQ(pieces(frame, 1 << 26, std::string::npos, piece), expected) << piece;
