@@ -11,20 +11,20 @@
 namespace moonquota::fuzz {
 namespace {
 
-void run(const std::string& bytes) {
+void replay_canonical_entry(const std::string& bytes) {
   run_canonical_entry(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
-TEST(CanonicalEntryFuzzCorpus, ReplaysEveryFile) { replay_corpus("canonical_entry", 2, run); }
+TEST(CanonicalEntryFuzzCorpus, ReplaysEveryFile) { replay_corpus("canonical_entry", 2, replay_canonical_entry); }
 
 TEST(CanonicalEntryFuzzCorpus, EntryToleratesTinyInputs) {
-  run("");
+  replay_canonical_entry("");
   for (int selector = 0; selector < 256; ++selector) {
     const std::string s(1, static_cast<char>(selector));
-    run(s);
-    run(s + "\x81\xa8metadata\x91\x93");
-    run(s + std::string(64, '\xff'));
-    run(s + std::string(64, '\x00'));
+    replay_canonical_entry(s);
+    replay_canonical_entry(s + "\x81\xa8metadata\x91\x93");
+    replay_canonical_entry(s + std::string(64, '\xff'));
+    replay_canonical_entry(s + std::string(64, '\x00'));
   }
 }
 

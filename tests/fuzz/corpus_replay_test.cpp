@@ -22,7 +22,7 @@ using test::msgpack;
 
 fs::path corpus_dir() { return test::source_path("tests/fuzz/corpus/snapshot_decoders"); }
 
-void run(const std::string& bytes) {
+void replay_snapshot_decoders(const std::string& bytes) {
   run_snapshot_decoders(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
@@ -33,7 +33,7 @@ TEST(FuzzCorpus, ReplaysEveryFile) {
     if (!entry.is_regular_file()) continue;
     const std::string bytes = test::read_file(entry.path());
     SCOPED_TRACE(entry.path().filename().string());
-    run(bytes);
+    replay_snapshot_decoders(bytes);
     ++files;
     if (!bytes.empty()) ++per_decoder[static_cast<unsigned char>(bytes[0]) % 3];
   }
@@ -44,12 +44,14 @@ TEST(FuzzCorpus, ReplaysEveryFile) {
 }
 
 TEST(FuzzCorpus, EntryToleratesEmptyAndTinyInputs) {
-  run("");
+  replay_snapshot_decoders("");
   for (int selector = 0; selector < 256; ++selector) {
-    run(std::string(1, static_cast<char>(selector)));
-    run(std::string(1, static_cast<char>(selector)) + "\xc1");
-    run(std::string(1, static_cast<char>(selector)) + "\xdf\xff\xff\xff\xff");  // map32 claiming 4G pairs
-    run(std::string(1, static_cast<char>(selector)) + "\xdd\xff\xff\xff\xff");  // array32 claiming 4G items
+    replay_snapshot_decoders(std::string(1, static_cast<char>(selector)));
+    replay_snapshot_decoders(std::string(1, static_cast<char>(selector)) + "\xc1");
+    replay_snapshot_decoders(std::string(1, static_cast<char>(selector)) +
+                             "\xdf\xff\xff\xff\xff");  // map32 claiming 4G pairs
+    replay_snapshot_decoders(std::string(1, static_cast<char>(selector)) +
+                             "\xdd\xff\xff\xff\xff");  // array32 claiming 4G items
   }
 }
 

@@ -11,20 +11,20 @@
 namespace moonquota::fuzz {
 namespace {
 
-void run(const std::string& bytes) {
+void replay_oplog_canonical(const std::string& bytes) {
   run_oplog_canonical(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
-TEST(OpLogCanonicalFuzzCorpus, ReplaysEveryFile) { replay_corpus("oplog_canonical", 3, run); }
+TEST(OpLogCanonicalFuzzCorpus, ReplaysEveryFile) { replay_corpus("oplog_canonical", 3, replay_oplog_canonical); }
 
 TEST(OpLogCanonicalFuzzCorpus, EntryToleratesTinyInputs) {
-  run("");
+  replay_oplog_canonical("");
   for (int selector = 0; selector < 256; ++selector) {
     const std::string s(1, static_cast<char>(selector));
-    run(s);
-    run(s + "[");
-    run(s + "[1,1,1,1,[[1,\"t\",\"k\",\"\"]],0]");
-    run(s + std::string(64, '\xff'));
+    replay_oplog_canonical(s);
+    replay_oplog_canonical(s + "[");
+    replay_oplog_canonical(s + "[1,1,1,1,[[1,\"t\",\"k\",\"\"]],0]");
+    replay_oplog_canonical(s + std::string(64, '\xff'));
   }
 }
 

@@ -10,20 +10,20 @@
 namespace moonquota::fuzz {
 namespace {
 
-void run(const std::string& bytes) {
+void replay_oplog_decoders(const std::string& bytes) {
   run_oplog_decoders(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
-TEST(OpLogFuzzCorpus, ReplaysEveryFile) { replay_corpus("oplog_decoders", 4, run); }
+TEST(OpLogFuzzCorpus, ReplaysEveryFile) { replay_corpus("oplog_decoders", 4, replay_oplog_decoders); }
 
 TEST(OpLogFuzzCorpus, EntryToleratesTinyInputs) {
-  run("");
+  replay_oplog_decoders("");
   for (int selector = 0; selector < 256; ++selector) {
     const std::string s(1, static_cast<char>(selector));
-    run(s);
-    run(s + "[");
-    run(s + "\xff\xff\xff\xff\xff\xff\xff\xff\xff");
-    run(s + "\xc3\x38\x47\xc0\x1b\xff\xff\xff\xff\xff\xff\xff\xff");
+    replay_oplog_decoders(s);
+    replay_oplog_decoders(s + "[");
+    replay_oplog_decoders(s + "\xff\xff\xff\xff\xff\xff\xff\xff\xff");
+    replay_oplog_decoders(s + "\xc3\x38\x47\xc0\x1b\xff\xff\xff\xff\xff\xff\xff\xff");
   }
 }
 
