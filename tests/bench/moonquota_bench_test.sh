@@ -40,6 +40,10 @@ done
 # The run forges $objects objects.
 signalled_at() {
   local sig="$1" pattern="$2" expected="$3" ignored="${4:-}"
+  # Emptied before the start: the child opens (truncates) it only after the fork, and the wait
+  # below must never read the previous run's "forging" line and signal a run not yet started
+  # (for the ignored case, a subshell that has not yet ignored the signal: it died with 129).
+  : >"$tmp/err"
   if [[ -n "$ignored" ]]; then
     (trap '' "$sig"; exec "$bench" --objects "$objects" --threads 2 --work-dir "$work" >/dev/null 2>"$tmp/err") &
   else
