@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "report/escape.hpp"
 #include "report/inspect/inspect_summary_report.hpp"
 #include "report/reconcile/reconcile_html.hpp"
 #include "report/reconcile/svg_chart.hpp"

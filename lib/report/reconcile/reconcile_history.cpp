@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/escape.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/reconcile/reconcile_html.hpp"
 #include "report/reconcile/svg_chart.hpp"

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <vector>
 
+#include "report/escape.hpp"
 #include "report/reconcile/reconcile_html.hpp"
 #include "util/text_encoding.hpp"
 
