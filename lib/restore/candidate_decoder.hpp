@@ -9,6 +9,7 @@
 #include <string>
 
 #include "restore/restored_state.hpp"
+#include "source/object_store.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::restore {
@@ -27,7 +28,8 @@ struct RestoreOptions {
   std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard for one decompressed payload/shard
 };
 
-[[nodiscard]] util::Result<RestoredState> decode_candidate(const std::string& snapshot_dir,
+// Decodes the candidate whose objects live in `store` under `snapshot_dir`.
+[[nodiscard]] util::Result<RestoredState> decode_candidate(source::ObjectStore& store, const std::string& snapshot_dir,
                                                            const std::string& snapshot_id,
                                                            const RestoreOptions& options);
 

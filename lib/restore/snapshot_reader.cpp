@@ -44,8 +44,9 @@ class TeeVisitor final : public format::ShardVisitor {
   std::uint64_t m_entries = 0;
 };
 
-util::Result<std::string> read_payload(const std::string& dir, const char* name, std::uint64_t max_bytes) {
-  auto bytes = source::object_store_for(dir).get(source::join_key(dir, name), max_bytes);
+util::Result<std::string> read_payload(source::ObjectStore& store, const std::string& dir, const char* name,
+                                       std::uint64_t max_bytes) {
+  auto bytes = store.get(source::join_key(dir, name), max_bytes);
   if (!bytes.ok()) {
     if (bytes.status().code() == util::StatusCode::not_found)
       return Status::corruption(std::string(name) + " is missing");
@@ -55,9 +56,8 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
 }
 
 // Errors: a store that could not be used (unavailable); a missing file is recorded, not an error.
-Status stat_files(ScannedSnapshot& snap) {
+Status stat_files(source::ObjectStore& store, ScannedSnapshot& snap) {
   const char* names[] = {"metadata", "segments", "task_manager", "manifest.txt", "descriptor.txt"};
-  source::ObjectStore& store = source::object_store_for(snap.snapshot_dir);
   for (std::size_t i = 0; i < snap.files.size(); ++i) {
     auto size = store.size(source::join_key(snap.snapshot_dir, names[i]));
     if (!size.ok() && size.status().code() == util::StatusCode::unavailable) return size.status();
@@ -76,9 +76,9 @@ Status stat_files(ScannedSnapshot& snap) {
   return {};
 }
 
-Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& options) {
+Status load_manifest_and_descriptor(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   const bool standby = options.rules == ReadRules::standby;
-  MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
+  MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(store, snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
   auto check = format::check_manifest(
       snap.manifest, standby ? format::ManifestRule::standby : format::ManifestRule::master, snap.snapshot_id);
   if (!check.ok()) return check.status();  // its messages name manifest.txt
@@ -90,7 +90,7 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
       return Status::corruption(file.name + (file.absent_reason.empty() ? " is missing" : ": " + file.absent_reason));
     }
   }
-  auto descriptor = source::read_descriptor(snap.snapshot_dir);
+  auto descriptor = source::read_descriptor(store, snap.snapshot_dir);
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (descriptor.ok()) {
     snap.descriptor = *descriptor;
@@ -106,11 +106,10 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
   return {};
 }
 
-Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
+Status load_segments(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   // Streamed from the file and decoded as it is decompressed: neither the compressed nor the
   // decompressed payload is ever held whole (only the "ms" entry being decoded).
-  MQ_ASSIGN_OR_RETURN(
-      auto file, source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments")));
+  MQ_ASSIGN_OR_RETURN(auto file, store.open(source::join_key(snap.snapshot_dir, "segments")));
   util::ZstdStreamReader stream(*file);
   if (Status s = stream.open(options.max_payload_bytes); !s.ok()) return util::payload_error(s, "segments");
   format::SegmentsDecodeOptions seg_options;
@@ -123,7 +122,7 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   // the whole-payload decompression (this error path only).
   if (Status s = stream.finish(); !s.ok()) {
     util::ByteBuffer raw;
-    auto again = source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments"));
+    auto again = store.open(source::join_key(snap.snapshot_dir, "segments"));
     if (again.ok()) {
       if (Status whole = util::zstd_decompress_stream(**again, options.max_payload_bytes, raw); !whole.ok()) s = whole;
     }
@@ -140,9 +139,9 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   return {};
 }
 
-Status load_tasks(ScannedSnapshot& snap, const ScanOptions& options) {
+Status load_tasks(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   MQ_ASSIGN_OR_RETURN(std::string compressed,
-                      read_payload(snap.snapshot_dir, "task_manager", options.max_payload_bytes));
+                      read_payload(store, snap.snapshot_dir, "task_manager", options.max_payload_bytes));
   util::ByteBuffer raw;
   Status s = util::zstd_decompress(compressed, format::k_task_manager_max_bytes, raw);
   // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
@@ -188,22 +187,23 @@ std::string non_ok_segment_reason(const SegmentSummary& seg) {
 
 bool ScannedSnapshot::metadata_checked() const { return metadata.file_bytes > 0 && !stopped_early && shards_decoded; }
 
-Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
-                       std::size_t max_shard_bytes, util::ByteBuffer& compressed, util::ByteBuffer& decompressed) {
-  MQ_RETURN_IF_ERROR(
-      source::object_store_for(metadata_key).get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
+Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_key,
+                       const format::ShardBlobLocation& blob, std::size_t max_shard_bytes, util::ByteBuffer& compressed,
+                       util::ByteBuffer& decompressed) {
+  MQ_RETURN_IF_ERROR(store.get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
   Status s = util::zstd_decompress(compressed.view(), max_shard_bytes, decompressed);
   if (s.ok()) return s;
   return util::payload_error(s, format::shard_blob_context(blob.shard_index, blob.file_offset));
 }
 
-util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                            const ScanOptions& options, const std::vector<ShardAnalyzer*>& analyzers) {
+util::Result<ScannedSnapshot> scan_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
+                                            const std::string& snapshot_id, const ScanOptions& options,
+                                            const std::vector<ShardAnalyzer*>& analyzers) {
   ScannedSnapshot snap;
   snap.snapshot_id = snapshot_id;
   snap.snapshot_dir = snapshot_dir;
-  MQ_RETURN_IF_ERROR(stat_files(snap));
-  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap, options));
+  MQ_RETURN_IF_ERROR(stat_files(store, snap));
+  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(store, snap, options));
 
   const bool restore_model = options.rules == ReadRules::master;
   const unsigned threads = std::max<unsigned>(1, static_cast<unsigned>(analyzers.size()));
@@ -212,10 +212,10 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   // by its thread only until wait()); without it, before the first shard.
   std::optional<SegmentsLoad> segments_load;
   if (overlap) {
-    segments_load.emplace([&snap, &options](model::Findings& findings) {
+    segments_load.emplace([&store, &snap, &options](model::Findings& findings) {
       ScannedSnapshot side;
       side.snapshot_dir = snap.snapshot_dir;
-      Status s = load_segments(side, options);
+      Status s = load_segments(store, side, options);
       findings = std::move(side.findings);
       if (s.ok()) {
         snap.segments = std::move(side.segments);
@@ -225,7 +225,7 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
       return s;
     });
   } else {
-    MQ_RETURN_IF_ERROR(load_segments(snap, options));
+    MQ_RETURN_IF_ERROR(load_segments(store, snap, options));
   }
   // The shards' decode waits for a failed load only to stop: its error is the one returned.
   auto await_segments = [&]() -> Status {
@@ -301,7 +301,6 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
   scan_options.before_segment_table_use = await_segments;
   model::Findings metadata_findings;
   util::Result<format::MetadataFileInfo> info = Status::internal("metadata not read");
-  source::ObjectStore& store = source::object_store_for(snapshot_dir);
   auto metadata_file = store.open(source::join_key(snapshot_dir, "metadata"));
   if (metadata_file.ok()) {
     info = format::scan_metadata(**metadata_file, snap.segment_table, scan_options, handler, metadata_findings);
@@ -319,7 +318,7 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
       // An object names a segment the table does not make usable: read again, table first.
       ScanOptions again = options;
       again.overlap_segments = false;
-      auto second = scan_snapshot(snapshot_dir, snapshot_id, again, analyzers);
+      auto second = scan_snapshot(store, snapshot_dir, snapshot_id, again, analyzers);
       if (second.ok()) { second->overlap = {speculative_shards.load(), redecoded_shards.load(), true}; }
       return second;
     }
@@ -353,7 +352,7 @@ util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, con
          std::to_string(snap.duplicate_shard_blobs) + " duplicate shard keys (the last one of each wins)"});
   }
   if (!restore_model) return snap;  // the standby: no task_manager, no unmount step, findings in file order
-  if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(snap, options));
+  if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(store, snap, options));
   apply_segment_rule(snap);
   std::stable_sort(snap.findings.begin(), snap.findings.end(), [](const model::Finding& a, const model::Finding& b) {
     return std::tie(a.location, a.message) < std::tie(b.location, b.message);

@@ -28,6 +28,7 @@
 #include "model/finding.hpp"
 #include "model/snapshot_types.hpp"
 #include "restore/restored_state.hpp"
+#include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/status.hpp"
 
@@ -142,10 +143,10 @@ struct ScannedSnapshot {
   model::Findings findings;  // every decoder and restore-model finding, sorted
 };
 
-// Reads the snapshot whose objects live under `snapshot_dir` (a store key prefix: a local
-// directory today). `analyzers` has one entry per worker thread (its size is the thread count,
+// Reads the snapshot whose objects live in `store` under `snapshot_dir` (a key prefix: a local
+// directory, an s3:// URL). `analyzers` has one entry per worker thread (its size is the thread count,
 // at least 1; entries may be null); each is used by one thread only.
-[[nodiscard]] util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir,
+[[nodiscard]] util::Result<ScannedSnapshot> scan_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
                                                           const std::string& snapshot_id, const ScanOptions& options,
                                                           const std::vector<ShardAnalyzer*>& analyzers);
 
@@ -154,8 +155,8 @@ struct ScannedSnapshot {
 
 // Reads and decompresses one shard blob located by `blob` (diff, verify's second pass).
 // `metadata_key` is the snapshot's metadata object ("<snapshot_dir>/metadata").
-[[nodiscard]] util::Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
-                                           std::size_t max_shard_bytes, util::ByteBuffer& compressed,
-                                           util::ByteBuffer& decompressed);
+[[nodiscard]] util::Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_key,
+                                           const format::ShardBlobLocation& blob, std::size_t max_shard_bytes,
+                                           util::ByteBuffer& compressed, util::ByteBuffer& decompressed);
 
 }  // namespace moonquota::restore

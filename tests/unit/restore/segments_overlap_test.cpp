@@ -12,6 +12,7 @@
 #include "format/canonical_entry.hpp"
 #include "format/shard_decoder.hpp"
 #include "restore/snapshot_reader.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -55,7 +56,7 @@ util::Result<ScannedSnapshot> scan(const std::string& dir, const std::string& id
   options.restore_time_ms = restore_time_ms;
   options.overlap_segments = overlap;
   options.speculate_every_shard = every_shard;
-  return scan_snapshot(dir, id, options, std::vector<ShardAnalyzer*>(threads, nullptr));
+  return scan_snapshot(test::local_files(), dir, id, options, std::vector<ShardAnalyzer*>(threads, nullptr));
 }
 
 // The scan with the overlap (every shard speculative, or whatever the timing gives)
