@@ -40,10 +40,7 @@ void apply_segments(const ScannedSnapshot& snap, ChargeModel charge_model, Resto
 util::Result<RestoredState> decode_candidate(source::ObjectStore& store, const std::string& dir,
                                              const std::string& snapshot_id, const RestoreOptions& options) {
   ScanOptions scan;
-  scan.max_payload_bytes = options.max_payload_bytes;
-  scan.restore_time_ms = options.restore_time_ms;
-  scan.charge_model = options.charge_model;
-  scan.lease_model = options.lease_model;
+  static_cast<RestoreModel&>(scan) = options;
   scan.descriptor_finding = false;  // the restore path names a missing descriptor among the catalog findings
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), nullptr);
   MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(store, dir, snapshot_id, scan, workers));

@@ -62,12 +62,10 @@ enum class ReadRules {
   standby,
 };
 
-struct ScanOptions {
+// The restore model (restore_time_ms, charge_model, lease_model, max_payload_bytes), then what
+// to read and how.
+struct ScanOptions : RestoreModel {
   ReadRules rules = ReadRules::master;
-  std::size_t max_payload_bytes = std::size_t{1} << 30;             // our guard per decompressed payload/shard
-  std::uint64_t restore_time_ms = 0;                                // for the post-restore filter (§10)
-  ChargeModel charge_model = ChargeModel::restore;                  // what ShardTallyBuilder keeps
-  LeaseModel lease_model = LeaseModel::upstream;                    // its lease filter (restore model)
   bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
@@ -83,9 +81,6 @@ struct ScanOptions {
   // result is the same either way; a store whose objects name a segment the table does not make
   // usable is read a second time without the overlap (the progress callback then starts over).
   bool overlap_segments = true;
-  // For tests: with the overlap, every shard is decoded speculatively, also once the segment
-  // table is known (the speculation is checked against it all the same).
-  bool speculate_every_shard = false;
   // Called from worker threads after each shard (objects = entries seen so far). May be empty.
   std::function<void(std::uint64_t shards, std::uint64_t objects)> progress;
 };
