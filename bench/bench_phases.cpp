@@ -12,6 +12,7 @@
 #include "format/metadata_file.hpp"
 #include "format/segments_decoder.hpp"
 #include "quota/rebuild.hpp"
+#include "source/local_object_store.hpp"
 #include "util/checked_math.hpp"
 #include "util/file_reader.hpp"
 #include "util/zstd_file.hpp"
@@ -152,7 +153,8 @@ PhaseResult run_ours(const std::string& store_dir, unsigned threads) {
   request.restore.threads = threads;
   request.restore.restore_time_ms = 0;  // keep every object with a lease: the naive walk applies no filter either
   PhaseResult result;
-  auto rebuilt = quota::run_rebuild(request);
+  source::LocalObjectStore files;
+  auto rebuilt = quota::run_rebuild(files, request);
   result.seconds = since(t0);
   if (!rebuilt.ok()) {
     result.error = rebuilt.status().message();

@@ -20,6 +20,7 @@
 #include "forge/large_store.hpp"
 #include "phase_process.hpp"
 #include "source/embedded_catalog.hpp"
+#include "source/local_object_store.hpp"
 #include "util/thread_pool.hpp"
 
 namespace fs = std::filesystem;
@@ -38,7 +39,8 @@ json to_json(const mq::bench::PhaseResult& r) {
 
 // Child mode: run one phase and print its result as JSON.
 int run_phase(const std::string& phase, const std::string& store, unsigned threads) {
-  auto listing = mq::source::read_embedded_catalog(store, "mooncake_cluster");
+  mq::source::LocalObjectStore files;
+  auto listing = mq::source::read_embedded_catalog(files, store, "mooncake_cluster");
   if (!listing.ok() || listing->listed.empty()) {
     std::cout << json{{"error", "no snapshot in " + store}}.dump() << "\n";
     return 3;

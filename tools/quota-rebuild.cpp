@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   }
   const mq::quota::RebuildRequest& request = flags.request;
 
-  auto result = mq::quota::run_rebuild(request);
+  const auto store = mq::tools::open_selected_store(flags);
+  auto result = mq::quota::run_rebuild(*store, request);
   if (!result.ok()) return report_failure(common, label, result.status());
   for (const auto& w : result->policy_warnings) spdlog::warn("policy: {}", w);  // also in the report
   const int rc = result->starts_empty() ? k_exit_found : k_exit_ok;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "history/history_store.hpp"
@@ -215,7 +216,8 @@ void log_line(mq::service::LogLevel level, const std::string& message) {
 }
 
 // quota-reconcile serve: bind, audit in the background, and wait for SIGTERM or SIGINT.
-int run_serve(const ServeFlags& flags, mq::service::ServeConfig config) {
+int run_serve(const ServeFlags& flags, mq::service::ServeConfig config,
+              std::unique_ptr<mq::source::ObjectStore> store) {
   auto every = mq::service::parse_duration_ms(flags.every, "--every");
   if (!every.ok()) return tools::fail(k_tool, every.status());
   auto listen = mq::service::parse_listen_address(flags.listen, "--listen");
@@ -234,7 +236,7 @@ int run_serve(const ServeFlags& flags, mq::service::ServeConfig config) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a scraper that hangs up mid-answer is its own problem
 
-  auto service = mq::service::AuditService::start(std::move(config));
+  auto service = mq::service::AuditService::start(std::move(config), std::move(store));
   if (!service.ok()) return tools::fail(k_tool, service.status());
   std::cerr << "listening on " << (*service)->url() << std::endl;
   spdlog::info("listening on {}", (*service)->url());
@@ -373,10 +375,11 @@ int run(int argc, char** argv) {
     config.audit.persistence_runs = history.persistence_runs;
     config.audit.fail_on_unexplained = fail_on == "unexplained";
     config.cluster = cluster_name;
-    return run_serve(serve_flags, std::move(config));
+    return run_serve(serve_flags, std::move(config), tools::open_selected_store(metadata));
   }
 
-  auto result = mq::reconcile::run_reconcile(request);
+  const auto store = tools::open_selected_store(metadata);
+  auto result = mq::reconcile::run_reconcile(*store, request);
   if (!result.ok()) return fail_run(result.status());
   const auto& report = *result;
   std::optional<mq::history::TrendTable> trends;

@@ -46,9 +46,9 @@ void add_rebuild_flags(CLI::App& app, RebuildFlags& f) {
 util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   using util::Status;
   auto& r = f.request;
-  MQ_RETURN_IF_ERROR(configure_s3_from_flags(f.s3));
-  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.store_dir));
-  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.snapshot_dir));
+  MQ_ASSIGN_OR_RETURN(f.s3_settings, s3_settings_from_flags(f.s3));
+  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.store_dir, f.s3_settings));
+  MQ_RETURN_IF_ERROR(resolve_store_location(r.selection.snapshot_dir, f.s3_settings));
   if (f.path.empty()) f.path = r.oplog.given() ? "promote" : "restore";
   r.path = f.path == "promote" ? quota::MasterPath::promote : quota::MasterPath::restore;
   if (r.path == quota::MasterPath::restore) {
@@ -94,6 +94,10 @@ util::Status finish_rebuild_flags(RebuildFlags& f, unsigned threads) {
   r.selection.net = f.net;
   r.oplog.net = f.net;
   return {};
+}
+
+std::unique_ptr<source::ObjectStore> open_selected_store(const RebuildFlags& flags) {
+  return open_store(restore::store_location(flags.request.selection), flags.s3_settings);
 }
 
 }  // namespace moonquota::tools

@@ -33,7 +33,8 @@ struct RebuildFlags {
   // --connect-timeout-ms overrides the connect part.
   std::uint32_t timeout_ms = util::k_default_timeout_ms;
   std::optional<std::uint32_t> connect_timeout_ms;
-  S3Flags s3;  // how s3:// stores are reached
+  S3Flags s3;              // how s3:// stores are reached
+  S3Settings s3_settings;  // the result of `s3`
   // The result: timeouts and the spdlog hook, also copied into request.selection and request.oplog.
   util::NetConfig net;
 };
@@ -45,8 +46,11 @@ void add_rebuild_flags(CLI::App& app, RebuildFlags& flags);
 
 // The post-parse rules: path default and consistency, a source is required, Redis needs an
 // address and --redis needs --catalog redis, --snapshot-dir takes no catalog, capacity default by path, restore time
-// and capacity parsed, threads (0 = all cores), the S3 settings installed and s3:// locations
+// and capacity parsed, threads (0 = all cores), the S3 settings built and s3:// locations
 // resolved. Errors: invalid_argument (usage, exit 2).
 [[nodiscard]] util::Status finish_rebuild_flags(RebuildFlags& flags, unsigned threads);
+
+// The store the request's selection names (--snapshot-dir, else --store), after finish_rebuild_flags.
+[[nodiscard]] std::unique_ptr<source::ObjectStore> open_selected_store(const RebuildFlags& flags);
 
 }  // namespace moonquota::tools

@@ -1,6 +1,6 @@
 #include "s3_flags.hpp"
 
-#include "source/object_store.hpp"
+#include "source/object_store_factory.hpp"
 #include "source/s3_config.hpp"
 #include "source/s3_url.hpp"
 #include "tool_common.hpp"
@@ -59,7 +59,7 @@ void add_s3_flags(CLI::App& app, S3Flags& f) {
       ->group(k_group);
 }
 
-util::Status configure_s3_from_flags(const S3Flags& f) {
+util::Result<S3Settings> s3_settings_from_flags(const S3Flags& f) {
   source::EnvLookup env = source::process_environment();
   if (!f.env_file.empty()) {
     auto file = source::read_environment_file(f.env_file);
@@ -86,20 +86,24 @@ util::Status configure_s3_from_flags(const S3Flags& f) {
     config.window_bytes = std::uint64_t{*f.window_mib} << 20;
     config.chunk_bytes = std::min(config.chunk_bytes, std::max<std::uint64_t>(config.window_bytes / 4, 1 << 20));
   }
-  util::NetConfig net;
-  net.connect_timeout_ms = config.connect_timeout_ms;
-  net.read_timeout_ms = config.request_timeout_ms;
-  net.log = net_log();
-  source::configure_s3(std::move(config), std::move(net));
-  return {};
+  S3Settings settings;
+  settings.net.connect_timeout_ms = config.connect_timeout_ms;
+  settings.net.read_timeout_ms = config.request_timeout_ms;
+  settings.net.log = net_log();
+  settings.config = std::move(config);
+  return settings;
 }
 
-util::Status resolve_store_location(std::string& location) {
+util::Status resolve_store_location(std::string& location, const S3Settings& settings) {
   if (location.empty() || !source::is_s3_url(location)) return {};
-  auto resolved = source::resolve_store_location(location, source::s3_settings().bucket);
+  auto resolved = source::resolve_store_location(location, settings.config.bucket);
   if (!resolved.ok()) return resolved.status();
   location = std::move(resolved).value();
   return {};
+}
+
+std::unique_ptr<source::ObjectStore> open_store(const std::string& location, const S3Settings& settings) {
+  return source::open_object_store(location, settings.config, settings.net);
 }
 
 }  // namespace moonquota::tools

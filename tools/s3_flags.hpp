@@ -9,6 +9,9 @@
 #include <optional>
 #include <string>
 
+#include "source/object_store.hpp"
+#include "source/s3_config.hpp"
+#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::tools {
@@ -30,12 +33,21 @@ struct S3Flags {
 
 void add_s3_flags(CLI::App& app, S3Flags& flags);
 
-// Builds the S3 settings (environment file, then the process environment, then the flags) and
-// installs them with the spdlog network hook. Errors: invalid_argument (exit 2) for a value that
-// does not parse or an unreadable --s3-env-file.
-[[nodiscard]] util::Status configure_s3_from_flags(const S3Flags& flags);
+// How s3:// stores are reached: the settings and the network timeouts with the spdlog hook.
+struct S3Settings {
+  source::S3Config config;
+  util::NetConfig net;
+};
+
+// Builds the S3 settings (environment file, then the process environment, then the flags).
+// Errors: invalid_argument (exit 2) for a value that does not parse or an unreadable --s3-env-file.
+[[nodiscard]] util::Result<S3Settings> s3_settings_from_flags(const S3Flags& flags);
 
 // A store location with the bucket of "s3://" URLs filled in (in place); local paths unchanged.
-[[nodiscard]] util::Status resolve_store_location(std::string& location);
+[[nodiscard]] util::Status resolve_store_location(std::string& location, const S3Settings& settings);
+
+// The store that holds `location` (resolved): S3 for an s3:// URL, reached with `settings`, else
+// the local files.
+[[nodiscard]] std::unique_ptr<source::ObjectStore> open_store(const std::string& location, const S3Settings& settings);
 
 }  // namespace moonquota::tools

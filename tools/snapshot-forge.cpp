@@ -3,14 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "forge/forge_run.hpp"
 #include "forge/s3_publish.hpp"
 #include "s3_flags.hpp"
-#include "source/object_store.hpp"
+#include "source/object_store_factory.hpp"
 #include "source/oplog_source.hpp"
-#include "source/s3_object_store.hpp"
 #include "source/s3_url.hpp"
 #include "tool_common.hpp"
 #include "util/plural.hpp"
@@ -93,14 +93,17 @@ int run(int argc, char** argv) {
   mq::tools::setup_logging(common);
   const bool quiet = common.verbosity < 0;
   const bool to_s3 = mq::source::is_s3_url(out_dir);
+  std::unique_ptr<mq::source::WritableObjectStore> destination;  // the bucket of an s3:// --out
   if (to_s3) {
     if (oplog_large_opt->count() > 0) {
       return mq::tools::fail(k_tool, mq::util::Status::invalid_argument(
                                          "--oplog-large writes no snapshot store: give a local --out directory"));
     }
-    if (auto s = mq::tools::configure_s3_from_flags(s3_flags); !s.ok()) return mq::tools::fail(k_tool, s);
-    if (auto s = mq::tools::resolve_store_location(out_dir); !s.ok()) return mq::tools::fail(k_tool, s);
-    spdlog::info("S3: {}", mq::source::describe(mq::source::s3_settings()));
+    auto settings = mq::tools::s3_settings_from_flags(s3_flags);
+    if (!settings.ok()) return mq::tools::fail(k_tool, settings.status());
+    if (auto s = mq::tools::resolve_store_location(out_dir, *settings); !s.ok()) return mq::tools::fail(k_tool, s);
+    spdlog::info("S3: {}", mq::source::describe(settings->config));
+    destination = mq::source::open_writable_object_store(out_dir, settings->config, settings->net);
   }
   mq::forge::ForgeRequest request;
   request.out_dir = out_dir;
@@ -117,8 +120,7 @@ int run(int argc, char** argv) {
   if (oplog_large_opt->count() > 0) request.oplog = oplog_large;
   mq::forge::ForgeOutcome outcome;
   if (to_s3) {
-    auto& store = dynamic_cast<mq::source::S3ObjectStore&>(mq::source::object_store_for(out_dir));
-    auto uploaded = mq::forge::run_forge_to_s3(request, store.client());
+    auto uploaded = mq::forge::run_forge_to_s3(request, *destination);
     if (!uploaded.ok()) return mq::tools::fail(k_tool, uploaded.status());
     outcome = std::move(uploaded->forge);
     // A scenario store's one line (a local run prints none: the directory is there to look at).

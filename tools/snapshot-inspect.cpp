@@ -93,12 +93,13 @@ Status check_source_flags(const SourceOptions& o, const Flags& f) {
   return {};
 }
 
-// Installs the S3 settings and fills in the bucket of "s3://" locations.
-Status resolve_s3(Flags& f) {
-  MQ_RETURN_IF_ERROR(mq::tools::configure_s3_from_flags(f.s3));
-  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.store_dir));
-  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.snapshot_dir));
-  return mq::tools::resolve_store_location(f.request.other_store);
+// Builds the S3 settings and fills in the bucket of "s3://" locations.
+mq::util::Result<mq::tools::S3Settings> resolve_s3(Flags& f) {
+  MQ_ASSIGN_OR_RETURN(mq::tools::S3Settings settings, mq::tools::s3_settings_from_flags(f.s3));
+  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.store_dir, settings));
+  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.selection.snapshot_dir, settings));
+  MQ_RETURN_IF_ERROR(mq::tools::resolve_store_location(f.request.other_store, settings));
+  return settings;
 }
 
 }  // namespace
@@ -167,7 +168,8 @@ int main(int argc, char** argv) {
     return mq::tools::fail(k_tool, Status::invalid_argument("--store and --snapshot-dir exclude each other"));
   }
   if (auto s = check_source_flags(source, f); !s.ok()) return mq::tools::fail(k_tool, s);
-  if (auto s = resolve_s3(f); !s.ok()) return mq::tools::fail(k_tool, s);
+  auto s3 = resolve_s3(f);
+  if (!s3.ok()) return mq::tools::fail(k_tool, s3.status());
   auto when = mq::tools::parse_restore_time(f.restore_time);
   if (!when.ok()) return mq::tools::fail(k_tool, when.status());
   auto& request = f.request;
@@ -182,7 +184,10 @@ int main(int argc, char** argv) {
   request.progress = progress_printer(f);
   mq::util::AtomicOutputStream output;
   if (auto s = mq::tools::open_report(f.common, output); !s.ok()) return mq::tools::fail(k_tool, s);
-  auto outcome = mq::report::run_inspect(request, output.stream());
+  // The one store of the selection and, for diff --other-store, the store of snapshot B.
+  const auto store = mq::tools::open_store(mq::restore::store_location(request.selection), *s3);
+  const auto other_store = request.other_store.empty() ? nullptr : mq::tools::open_store(request.other_store, *s3);
+  auto outcome = mq::report::run_inspect({*store, other_store.get()}, request, output.stream());
   end_progress(f);
   if (!outcome.ok()) return mq::tools::fail(k_tool, outcome.status());
   if (outcome->spilled_bytes) {

@@ -16,8 +16,6 @@
 
 #include "source/object_store.hpp"
 #include "source/s3_url.hpp"
-#include "util/crc32c.hpp"
-#include "util/file_reader.hpp"
 #include "util/interrupt_signals.hpp"
 
 namespace moonquota::forge {
@@ -27,7 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view k_store_root = "mooncake_master_snapshot";
-constexpr std::uint64_t k_crc_read_bytes = 1 << 20;
 
 // The scratch directory of this process, for a SIGINT, SIGTERM or SIGHUP that ends it meanwhile
 // (a store of millions of objects takes a while): the handler removes it with `rm -rf` in a child
@@ -117,36 +114,24 @@ int publish_rank(const std::string& relative) {
   return 0;
 }
 
-util::Result<std::string> file_crc32c(const std::string& path) {
-  util::FileReader reader;
-  MQ_RETURN_IF_ERROR(reader.open(path));
-  util::Crc32c crc;
-  std::string piece;
-  while (reader.remaining() > 0) {
-    piece.clear();
-    MQ_RETURN_IF_ERROR(reader.read_exact(std::min(k_crc_read_bytes, reader.remaining()), &piece));
-    crc.update(piece);
-  }
-  return crc.base64();
-}
-
 }  // namespace
 
-util::Status prepare_s3_destination(source::S3Client& client, const std::string& store_url, bool force) {
+util::Status prepare_s3_destination(source::WritableObjectStore& store, const std::string& store_url, bool force) {
   MQ_ASSIGN_OR_RETURN(source::S3Location where, source::parse_s3_url(store_url));
-  MQ_RETURN_IF_ERROR(client.ensure_bucket(where.bucket));
-  const std::string root = source::join_key(where.key, std::string(k_store_root)) + "/";
-  MQ_ASSIGN_OR_RETURN(auto existing, client.list(where.bucket, root));
-  if (!existing.empty() && !force) {
-    return util::Status::invalid_argument(
-        "output '" + store_url + "' is not empty: " + std::to_string(existing.size()) +
-        (existing.size() == 1 ? " object" : " objects") + " below " + source::s3_url({where.bucket, root}) +
-        " (use --force to overwrite its snapshot store)");
+  MQ_RETURN_IF_ERROR(store.prepare(store_url));
+  const std::string root = source::s3_url({where.bucket, source::join_key(where.key, std::string(k_store_root)) + "/"});
+  auto existing = store.list(root);
+  if (!existing.ok() && existing.status().code() != util::StatusCode::not_found) return existing.status();
+  const std::size_t objects = existing.ok() ? existing->size() : 0;
+  if (objects > 0 && !force) {
+    return util::Status::invalid_argument("output '" + store_url + "' is not empty: " + std::to_string(objects) +
+                                          (objects == 1 ? " object" : " objects") + " below " + root +
+                                          " (use --force to overwrite its snapshot store)");
   }
   return {};
 }
 
-util::Result<S3PublishSummary> publish_store_to_s3(source::S3Client& client, const std::string& local_dir,
+util::Result<S3PublishSummary> publish_store_to_s3(source::WritableObjectStore& store, const std::string& local_dir,
                                                    const std::string& store_url) {
   MQ_ASSIGN_OR_RETURN(source::S3Location where, source::parse_s3_url(store_url));
   std::vector<std::tuple<int, std::string, std::uint64_t>> files;  // rank, relative path, bytes
@@ -162,24 +147,20 @@ util::Result<S3PublishSummary> publish_store_to_s3(source::S3Client& client, con
   std::sort(files.begin(), files.end());
   S3PublishSummary summary;
   for (const auto& [rank, relative, bytes] : files) {
-    const std::string path = source::join_key(local_dir, relative);
-    std::optional<std::string> crc;
-    if (bytes <= client.config().multipart_threshold) {
-      MQ_ASSIGN_OR_RETURN(crc, file_crc32c(path));
-      ++summary.checksummed;
-    }
-    MQ_RETURN_IF_ERROR(client.put_file({where.bucket, source::join_key(where.key, relative)}, path, crc));
+    const std::string key = source::s3_url({where.bucket, source::join_key(where.key, relative)});
+    MQ_ASSIGN_OR_RETURN(const bool checksummed, store.put_file(key, source::join_key(local_dir, relative)));
+    if (checksummed) ++summary.checksummed;
     ++summary.objects;
     summary.bytes += bytes;
   }
   return summary;
 }
 
-util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source::S3Client& client) {
+util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source::WritableObjectStore& store) {
   if (request.oplog) {
     return util::Status::invalid_argument("--oplog-large writes no snapshot store: give a local --out directory");
   }
-  MQ_RETURN_IF_ERROR(prepare_s3_destination(client, request.out_dir, request.force));
+  MQ_RETURN_IF_ERROR(prepare_s3_destination(store, request.out_dir, request.force));
   ScratchDirectory scratch;
   MQ_RETURN_IF_ERROR(scratch.create());
   ForgeRequest local = request;
@@ -187,7 +168,7 @@ util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source
   local.force = false;
   S3ForgeOutcome outcome;
   MQ_ASSIGN_OR_RETURN(outcome.forge, run_forge(local));
-  MQ_ASSIGN_OR_RETURN(outcome.upload, publish_store_to_s3(client, scratch.path(), request.out_dir));
+  MQ_ASSIGN_OR_RETURN(outcome.upload, publish_store_to_s3(store, scratch.path(), request.out_dir));
   return outcome;
 }
 

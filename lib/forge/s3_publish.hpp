@@ -12,7 +12,7 @@
 #include <string>
 
 #include "forge/forge_run.hpp"
-#include "source/s3_client.hpp"
+#include "source/writable_object_store.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::forge {
@@ -26,12 +26,14 @@ struct S3PublishSummary {
 // Creates the bucket unless it exists, then refuses (invalid_argument, as for a non-empty local
 // directory) when objects exist below "<store_url>/mooncake_master_snapshot/" unless `force`.
 // With `force` nothing is deleted: S3 has no directory to empty, the new keys overwrite theirs.
-// Errors: as S3Client (not_found, unavailable), invalid_argument for a bad URL.
-[[nodiscard]] util::Status prepare_s3_destination(source::S3Client& client, const std::string& store_url, bool force);
+// Errors: as the store's (not_found, unavailable), invalid_argument for a bad URL.
+[[nodiscard]] util::Status prepare_s3_destination(source::WritableObjectStore& store, const std::string& store_url,
+                                                  bool force);
 
 // Uploads every file below `local_dir` (a forged store's base directory) to the same relative
-// keys below `store_url`, in publish order. Errors: io_error for a local file; S3Client's.
-[[nodiscard]] util::Result<S3PublishSummary> publish_store_to_s3(source::S3Client& client, const std::string& local_dir,
+// keys below `store_url`, in publish order. Errors: io_error for a local file; the store's.
+[[nodiscard]] util::Result<S3PublishSummary> publish_store_to_s3(source::WritableObjectStore& store,
+                                                                 const std::string& local_dir,
                                                                  const std::string& store_url);
 
 struct S3ForgeOutcome {
@@ -44,6 +46,7 @@ struct S3ForgeOutcome {
 // one: a handler is installed while the directory exists), then prepare_s3_destination (before forging, so a refusal
 // costs nothing) and publish_store_to_s3. `request.out_dir` is the resolved s3:// URL; a
 // synthetic OpLog alone (request.oplog) has no store to upload: invalid_argument.
-[[nodiscard]] util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request, source::S3Client& client);
+[[nodiscard]] util::Result<S3ForgeOutcome> run_forge_to_s3(const ForgeRequest& request,
+                                                           source::WritableObjectStore& store);
 
 }  // namespace moonquota::forge

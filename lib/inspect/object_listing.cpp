@@ -58,14 +58,15 @@ bool ListingAnalyzer::end_shard(const restore::ShardContext& shard) {
   return m_emitter.deliver(shard.sequence, std::move(m_matches));
 }
 
-util::Result<ListingResult> list_objects(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                         const restore::ScanOptions& options, const ObjectFilter& filter,
-                                         std::uint64_t limit, unsigned threads, ObjectSink sink) {
+util::Result<ListingResult> list_objects(source::ObjectStore& store, const std::string& snapshot_dir,
+                                         const std::string& snapshot_id, const restore::ScanOptions& options,
+                                         const ObjectFilter& filter, std::uint64_t limit, unsigned threads,
+                                         ObjectSink sink) {
   OrderedObjectEmitter emitter(std::move(sink), limit);
   std::vector<ListingAnalyzer> analyzers(std::max(1u, threads), ListingAnalyzer(filter, emitter));
   std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);
-  auto snap = restore::scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
+  auto snap = restore::scan_snapshot(store, snapshot_dir, snapshot_id, options, pointers);
   if (!snap.ok()) return snap.status();
   ListingResult out{std::move(snap).value(), emitter.emitted(), emitter.limit_reached()};
   return out;

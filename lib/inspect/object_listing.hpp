@@ -78,7 +78,8 @@ struct ListingResult {
 };
 
 // `limit` 0 = no limit. The sink runs while the scan is in progress.
-[[nodiscard]] util::Result<ListingResult> list_objects(const std::string& snapshot_dir, const std::string& snapshot_id,
+[[nodiscard]] util::Result<ListingResult> list_objects(source::ObjectStore& store, const std::string& snapshot_dir,
+                                                       const std::string& snapshot_id,
                                                        const restore::ScanOptions& options, const ObjectFilter& filter,
                                                        std::uint64_t limit, unsigned threads, ObjectSink sink);
 

@@ -69,8 +69,10 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   header_options.decode_shards = false;
   header_options.progress = nullptr;
   DiffResult result;
-  MQ_ASSIGN_OR_RETURN(result.a, restore::scan_snapshot(side_a.snapshot_dir, side_a.snapshot_id, header_options, {}));
-  MQ_ASSIGN_OR_RETURN(result.b, restore::scan_snapshot(side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(
+      result.a, restore::scan_snapshot(side_a.store, side_a.snapshot_dir, side_a.snapshot_id, header_options, {}));
+  MQ_ASSIGN_OR_RETURN(
+      result.b, restore::scan_snapshot(side_b.store, side_b.snapshot_dir, side_b.snapshot_id, header_options, {}));
   result.segments = diff_segments(result.a.segments, result.b.segments);
 
   ShardDiffOptions shard_options;
@@ -101,13 +103,13 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
       std::optional<std::string_view> a;
       std::optional<std::string_view> b;
       if (blobs_a[shard]) {
-        util::Status s = restore::read_shard_blob(path_a, *blobs_a[shard], options.scan.max_payload_bytes,
+        util::Status s = restore::read_shard_blob(side_a.store, path_a, *blobs_a[shard], options.scan.max_payload_bytes,
                                                   worker.compressed, worker.raw_a);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
         a = worker.raw_a.view();
       }
       if (blobs_b[shard]) {
-        util::Status s = restore::read_shard_blob(path_b, *blobs_b[shard], options.scan.max_payload_bytes,
+        util::Status s = restore::read_shard_blob(side_b.store, path_b, *blobs_b[shard], options.scan.max_payload_bytes,
                                                   worker.compressed, worker.raw_b);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();

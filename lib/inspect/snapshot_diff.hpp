@@ -23,7 +23,9 @@
 
 namespace moonquota::inspect {
 
+// One snapshot of a diff: the store it lives in (two sides may live in two stores) and where.
 struct DiffSide {
+  source::ObjectStore& store;
   std::string snapshot_dir;
   std::string snapshot_id;
 };

@@ -24,15 +24,17 @@ struct SelectedSnapshot {
   model::Findings catalog_findings;
 };
 
+// The snapshot of `selection` in `store` (its --store or --snapshot-dir, resolved by the caller).
 // The catalog is the store's embedded one or, with `catalog == "redis"`, the Redis catalog.
 // Errors: invalid_argument (bad --snapshot id, neither --store nor --snapshot-dir, redis without
 // an address), unavailable (Redis cannot be read), not_found
 // (no root, no such snapshot, an empty catalog), io_error.
-[[nodiscard]] util::Result<SelectedSnapshot> select_snapshot(const restore::StoreSelection& selection);
+[[nodiscard]] util::Result<SelectedSnapshot> select_snapshot(source::ObjectStore& store,
+                                                             const restore::StoreSelection& selection);
 
 // What the master does with the store when the inspected snapshot is `selected`:
 // it restores the inspected snapshot, or rejects it and falls back (catalog latest only) to the
-// next candidates in order, decoded with restore::decode_candidate, or starts EMPTY.
+// next candidates in order, decoded from `store` with restore::decode_candidate, or starts EMPTY.
 struct MasterVerdict {
   bool restores_inspected = false;
   std::string rejection;                            // why the inspected snapshot is rejected
@@ -45,7 +47,7 @@ struct MasterVerdict {
 };
 
 // `rejection` is empty when the master accepts the inspected snapshot.
-[[nodiscard]] MasterVerdict master_verdict(const SelectedSnapshot& selected, const std::string& rejection,
-                                           const restore::RestoreOptions& options);
+[[nodiscard]] MasterVerdict master_verdict(source::ObjectStore& store, const SelectedSnapshot& selected,
+                                           const std::string& rejection, const restore::RestoreOptions& options);
 
 }  // namespace moonquota::inspect

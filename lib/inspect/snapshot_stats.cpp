@@ -143,13 +143,13 @@ std::vector<std::uint64_t> shard_fill_histogram(const std::array<std::uint64_t, 
   return buckets;
 }
 
-util::Result<StatsScan> scan_stats(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                   const restore::ScanOptions& options, const StatsOptions& stats_options,
-                                   unsigned threads) {
+util::Result<StatsScan> scan_stats(source::ObjectStore& store, const std::string& snapshot_dir,
+                                   const std::string& snapshot_id, const restore::ScanOptions& options,
+                                   const StatsOptions& stats_options, unsigned threads) {
   std::vector<StatsAnalyzer> analyzers(std::max(1u, threads), StatsAnalyzer(stats_options));
   std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);
-  auto snap = restore::scan_snapshot(snapshot_dir, snapshot_id, options, pointers);
+  auto snap = restore::scan_snapshot(store, snapshot_dir, snapshot_id, options, pointers);
   if (!snap.ok()) return snap.status();
   StatsScan out{std::move(snap).value(), {}};
   out.stats.top_objects = ObjectRanking(stats_options.top_objects);

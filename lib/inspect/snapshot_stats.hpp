@@ -105,8 +105,8 @@ struct StatsScan {
   restore::ScannedSnapshot snapshot;
   SnapshotStats stats;
 };
-[[nodiscard]] util::Result<StatsScan> scan_stats(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                 const restore::ScanOptions& options, const StatsOptions& stats_options,
-                                                 unsigned threads);
+[[nodiscard]] util::Result<StatsScan> scan_stats(source::ObjectStore& store, const std::string& snapshot_dir,
+                                                 const std::string& snapshot_id, const restore::ScanOptions& options,
+                                                 const StatsOptions& stats_options, unsigned threads);
 
 }  // namespace moonquota::inspect

@@ -52,9 +52,9 @@ class CandidateCollector final : public format::ShardVisitor {
   const std::map<std::uint64_t, std::set<std::uint32_t>>& m_ids;
 };
 
-util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSets& sets, std::size_t max_shard_bytes,
-                                const std::vector<std::uint64_t>& discarded_ids, std::size_t max_kept,
-                                FindingCollector& out) {
+util::Status confirm_duplicates(source::ObjectStore& store, const restore::ScannedSnapshot& snap, ShardIdSets& sets,
+                                std::size_t max_shard_bytes, const std::vector<std::uint64_t>& discarded_ids,
+                                std::size_t max_kept, FindingCollector& out) {
   // A (tenant, key) in two shards has at least one copy outside its documented shard: the
   // candidates are the mis-sharded keys, looked for in their own and their expected shards.
   std::unordered_set<std::uint64_t> keys;
@@ -87,7 +87,7 @@ util::Status confirm_duplicates(const restore::ScannedSnapshot& snap, ShardIdSet
   const std::string path = source::join_key(snap.snapshot_dir, "metadata");
   for (std::uint32_t s : shards) {
     if (last_blob.count(s) == 0) continue;  // an expected shard the file does not have
-    MQ_RETURN_IF_ERROR(restore::read_shard_blob(path, last_blob[s], max_shard_bytes, compressed, raw));
+    MQ_RETURN_IF_ERROR(restore::read_shard_blob(store, path, last_blob[s], max_shard_bytes, compressed, raw));
     MQ_RETURN_IF_ERROR(format::decode_shard(raw.view(), s, snap.segment_table, view, collector, ignored));
   }
   for (const auto& [tenant_key, hits] : collector.key_hits) {
@@ -185,8 +185,9 @@ std::string default_rule(const model::Finding& f) { return std::string("decoder-
 
 }  // namespace
 
-util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                           const VerifyOptions& options, const model::Findings& catalog_findings) {
+util::Result<VerifyResult> verify_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
+                                           const std::string& snapshot_id, const VerifyOptions& options,
+                                           const model::Findings& catalog_findings) {
   // Segments are decoded twice: once here for the node tables (released into the compact index),
   // once by the scan without them. The payload is small next to metadata.
   restore::ScanOptions header_options = options.scan;
@@ -198,7 +199,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   header_options.decode_shards = false;
   header_options.decode_tasks = false;
   MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
-                      restore::scan_snapshot(snapshot_dir, snapshot_id, header_options, {}));
+                      restore::scan_snapshot(store, snapshot_dir, snapshot_id, header_options, {}));
   AllocatorIndex allocators(header.segments, std::move(node_tables));
   header = restore::ScannedSnapshot();
 
@@ -213,7 +214,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   restore::ScanOptions scan_options = options.scan;
   scan_options.keep_allocator_blobs = false;
   MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
-                      restore::scan_snapshot(snapshot_dir, snapshot_id, scan_options, pointers));
+                      restore::scan_snapshot(store, snapshot_dir, snapshot_id, scan_options, pointers));
   MQ_RETURN_IF_ERROR(sets.replica_ids.status());
 
   VerifyResult result{std::move(snap), FindingCollector(options.findings_per_rule), {}, 0, 0, std::nullopt};
@@ -248,7 +249,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   }
   std::sort(discarded_ids.begin(), discarded_ids.end());
   allocators.check_totals(out);
-  MQ_RETURN_IF_ERROR(confirm_duplicates(result.snapshot, sets, options.scan.max_payload_bytes, discarded_ids,
+  MQ_RETURN_IF_ERROR(confirm_duplicates(store, result.snapshot, sets, options.scan.max_payload_bytes, discarded_ids,
                                         options.findings_per_rule, out));
   if (result.max_replica_id > 0 && result.snapshot.metadata.replica_next_id <= result.max_replica_id) {
     out.add(file_finding(model::Severity::error, "replica-next-id", "metadata",
@@ -265,7 +266,7 @@ util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir, cons
   for (const auto& f : result.snapshot.files) {
     if (f.present) keys.push_back(source::join_key(result.snapshot.snapshot_dir, f.name));
   }
-  result.checksums = check_object_checksums(source::object_store_for(result.snapshot.snapshot_dir), keys, out);
+  result.checksums = check_object_checksums(store, keys, out);
   result.spilled_bytes = sets.replica_ids.bytes_written();
   result.listed = out.sorted();
   return result;

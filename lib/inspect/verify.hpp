@@ -43,8 +43,8 @@ struct VerifyResult {
 };
 
 // Errors: what restore::scan_snapshot returns (the master cannot decode the snapshot: exit 3).
-// `catalog_findings` (from select_snapshot) are folded in.
-[[nodiscard]] util::Result<VerifyResult> verify_snapshot(const std::string& snapshot_dir,
+// `catalog_findings` (from select_snapshot) are folded in. The snapshot is read from `store`.
+[[nodiscard]] util::Result<VerifyResult> verify_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
                                                          const std::string& snapshot_id, const VerifyOptions& options,
                                                          const model::Findings& catalog_findings);
 

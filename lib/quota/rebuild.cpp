@@ -64,7 +64,7 @@ SnapshotPoint snapshot_point(const std::string& id, std::int64_t created_at_ms, 
 
 }  // namespace
 
-util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
+util::Result<RebuildResult> run_rebuild(source::ObjectStore& store, const RebuildRequest& request) {
   RebuildResult result;
   result.path = request.path;
   result.selection = request.selection;
@@ -78,7 +78,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
   if (request.path == MasterPath::promote) {
     if (!request.oplog.given())
       return util::Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
-    auto promoted = restore::promote_standby(request.selection, request.oplog, request.restore, request.replay);
+    auto promoted = restore::promote_standby(store, request.selection, request.oplog, request.restore, request.replay);
     if (!promoted.ok()) return promoted.status();
     result.promote = std::move(promoted).value();
     const auto& boot = result.promote->bootstrap;
@@ -100,7 +100,7 @@ util::Result<RebuildResult> run_rebuild(const RebuildRequest& request) {
     }
     return result;
   }
-  auto outcome = restore::restore_master(request.selection, request.restore);
+  auto outcome = restore::restore_master(store, request.selection, request.restore);
   if (!outcome.ok()) return outcome.status();
   result.outcome = std::move(outcome).value();
   if (const auto& state = result.outcome.state; state && state->descriptor) {

@@ -67,11 +67,11 @@ struct RebuildResult {
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 
-// Path promote: standby bootstrap + OpLog replay + promotion validation (restore/promote_path.hpp);
-// a failed validation is a result (starts_empty), a fatal OpLog reader rule is corruption.
-// Errors: refused (policy the master would not load, a tenant above 2^63-1), not_found / io_error
-// (no store, unreadable), invalid_argument (a bad selection), corruption (OpLog), unavailable
-// (etcd or Redis).
-[[nodiscard]] util::Result<RebuildResult> run_rebuild(const RebuildRequest& request);
+// Restores (or bootstraps the standby) from `store`, the store of `request.selection` (its
+// --store or --snapshot-dir, resolved by the caller). Path promote: standby bootstrap + OpLog replay + promotion
+// validation (restore/promote_path.hpp); a failed validation is a result (starts_empty), a fatal OpLog reader rule is
+// corruption. Errors: refused (policy the master would not load, a tenant above 2^63-1), not_found / io_error (no
+// store, unreadable), invalid_argument (a bad selection), corruption (OpLog), unavailable (etcd or Redis).
+[[nodiscard]] util::Result<RebuildResult> run_rebuild(source::ObjectStore& store, const RebuildRequest& request);
 
 }  // namespace moonquota::quota

@@ -28,8 +28,8 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
   return report;
 }
 
-util::Result<ReconcileReport> run_reconcile(const ReconcileRequest& request) {
-  MQ_ASSIGN_OR_RETURN(auto metadata, quota::run_rebuild(request.metadata));
+util::Result<ReconcileReport> run_reconcile(source::ObjectStore& store, const ReconcileRequest& request) {
+  MQ_ASSIGN_OR_RETURN(auto metadata, quota::run_rebuild(store, request.metadata));
   MQ_ASSIGN_OR_RETURN(auto live, collect_live(request.live));
   return compare(std::move(metadata), std::move(live), request.tolerance_bytes);
 }

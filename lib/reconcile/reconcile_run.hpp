@@ -36,9 +36,10 @@ struct ReconcileReport {
   }
 };
 
+// The metadata comes from `store`, the store of `request.metadata.selection`.
 // Metadata first (a policy or store the master would refuse stops the run before any request),
 // then the live side. Errors: those of quota::run_rebuild and collect_live, unchanged.
-[[nodiscard]] util::Result<ReconcileReport> run_reconcile(const ReconcileRequest& request);
+[[nodiscard]] util::Result<ReconcileReport> run_reconcile(source::ObjectStore& store, const ReconcileRequest& request);
 
 // The diff step alone, for callers that already hold both sides.
 [[nodiscard]] ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live,

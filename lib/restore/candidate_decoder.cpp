@@ -37,16 +37,13 @@ void apply_segments(const ScannedSnapshot& snap, ChargeModel charge_model, Resto
 
 }  // namespace
 
-util::Result<RestoredState> decode_candidate(const std::string& dir, const std::string& snapshot_id,
-                                             const RestoreOptions& options) {
+util::Result<RestoredState> decode_candidate(source::ObjectStore& store, const std::string& dir,
+                                             const std::string& snapshot_id, const RestoreOptions& options) {
   ScanOptions scan;
-  scan.max_payload_bytes = options.max_payload_bytes;
-  scan.restore_time_ms = options.restore_time_ms;
-  scan.charge_model = options.charge_model;
-  scan.lease_model = options.lease_model;
+  static_cast<RestoreModel&>(scan) = options;
   scan.descriptor_finding = false;  // the restore path names a missing descriptor among the catalog findings
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), nullptr);
-  MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(dir, snapshot_id, scan, workers));
+  MQ_ASSIGN_OR_RETURN(ScannedSnapshot snap, scan_snapshot(store, dir, snapshot_id, scan, workers));
   if (snap.non_ok_segment && !options.fixed_master && options.charge_model == ChargeModel::restore) {
     return Status::corruption(non_ok_segment_reason(*snap.non_ok_segment) +
                               ", so this candidate is rejected (use --fixed-master to see what a fixed master would "

@@ -9,25 +9,24 @@
 #include <string>
 
 #include "restore/restored_state.hpp"
+#include "source/object_store.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::restore {
 
-struct RestoreOptions {
-  std::uint64_t restore_time_ms = 0;
+// The restore model (restore_time_ms; charge_model: restore, what a master that restored the
+// candidate serves, or live, what a running master held for the same metadata (no lease or
+// non-COMPLETE erasure, no non-OK segment rejection); lease_model: upstream erases lease-expired
+// objects at restore_time_ms, keep ignores leases; max_payload_bytes), then the candidate's own.
+struct RestoreOptions : RestoreModel {
   // false: model upstream 3b5a5941, where a non-OK segment makes the unmount step throw
   // ("Resource deadlock avoided") and rejects the candidate. true: a fixed master.
   bool fixed_master = false;
-  // restore: what a master that restored the candidate serves. live: what a running master held
-  // for the same metadata (no lease or non-COMPLETE erasure, no non-OK segment rejection).
-  ChargeModel charge_model = ChargeModel::restore;
-  // upstream: lease-expired objects are erased at restore_time_ms; keep: leases are ignored.
-  LeaseModel lease_model = LeaseModel::upstream;
   unsigned threads = 1;
-  std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard for one decompressed payload/shard
 };
 
-[[nodiscard]] util::Result<RestoredState> decode_candidate(const std::string& snapshot_dir,
+// Decodes the candidate whose objects live in `store` under `snapshot_dir`.
+[[nodiscard]] util::Result<RestoredState> decode_candidate(source::ObjectStore& store, const std::string& snapshot_dir,
                                                            const std::string& snapshot_id,
                                                            const RestoreOptions& options);
 

@@ -32,12 +32,15 @@ struct PromoteOutcome {
 // stays default). Errors: those of promote_standby.
 using AfterBootstrap = std::function<bool(const StandbyBootstrap&, const StandbyStore&)>;
 [[nodiscard]] util::Result<PromoteOutcome> bootstrap_and_replay(
-    const StoreSelection& selection, const source::OpLogSelection& oplog, const RestoreOptions& options,
-    const ReplayOptions& replay_options, StandbyStore& store, const AfterBootstrap& after_bootstrap = {});
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, StandbyStore& store,
+    const AfterBootstrap& after_bootstrap = {});
 
+// The standby bootstraps from `object_store`, the store of `selection`.
 // Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
 // be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).
-[[nodiscard]] util::Result<PromoteOutcome> promote_standby(const StoreSelection& selection,
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby(source::ObjectStore& object_store,
+                                                           const StoreSelection& selection,
                                                            const source::OpLogSelection& oplog,
                                                            const RestoreOptions& options,
                                                            const ReplayOptions& replay_options);

@@ -69,7 +69,8 @@ std::map<std::string, std::vector<SurvivalAmount>, std::less<>> lease_buckets(
   return out;
 }
 
-util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, const StoreSelection& selection,
+util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, source::ObjectStore& object_store,
+                                                    const StoreSelection& selection,
                                                     const source::OpLogSelection& oplog, const RestoreOptions& options,
                                                     const ReplayOptions& replay_options,
                                                     const SurvivalOptions& survival) {
@@ -78,7 +79,8 @@ util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, const S
     RestoreOptions at_options = options;
     at_options.restore_time_ms = at;
     at_options.lease_model = survival.lease_model;
-    MQ_ASSIGN_OR_RETURN(PromoteOutcome run, promote_standby(selection, oplog, at_options, replay_options));
+    MQ_ASSIGN_OR_RETURN(PromoteOutcome run,
+                        promote_standby(object_store, selection, oplog, at_options, replay_options));
     PromoteSurvivalPoint point;
     fill_bootstrap(run.bootstrap, point);
     point.dropped = bootstrap_drops(run.bootstrap);
@@ -91,9 +93,9 @@ util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, const S
 
 }  // namespace
 
-util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection, const source::OpLogSelection& oplog,
-                                                const RestoreOptions& options, const ReplayOptions& replay_options,
-                                                const SurvivalOptions& survival) {
+util::Result<PromoteSurvival> survive_promotion(source::ObjectStore& object_store, const StoreSelection& selection,
+                                                const source::OpLogSelection& oplog, const RestoreOptions& options,
+                                                const ReplayOptions& replay_options, const SurvivalOptions& survival) {
   if (!std::is_sorted(survival.points_ms.begin(), survival.points_ms.end())) {
     return util::Status::internal("survival points are not in ascending order");
   }
@@ -104,7 +106,7 @@ util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection,
   bool bootstrap_failed = false;
   StandbyStore store;
   MQ_ASSIGN_OR_RETURN(PromoteOutcome shared,
-                      bootstrap_and_replay(selection, oplog, keep_leases, replay_options, store,
+                      bootstrap_and_replay(object_store, selection, oplog, keep_leases, replay_options, store,
                                            [&](const StandbyBootstrap& bootstrap, const StandbyStore& loaded) {
                                              // A failed load that expired leases could have avoided is modelled per
                                              // point.
@@ -119,7 +121,7 @@ util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection,
   PromoteSurvival out;
   out.outcome = std::move(shared);
   if (bootstrap_failed)
-    return each_point_on_its_own(std::move(out), selection, oplog, options, replay_options, survival);
+    return each_point_on_its_own(std::move(out), object_store, selection, oplog, options, replay_options, survival);
   const Amounts always_dropped = bootstrap_drops(out.outcome.bootstrap);
   // A point where no loaded object's lease ends (since the previous point) holds the same objects
   // as the previous one: its validation is not run again.

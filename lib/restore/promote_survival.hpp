@@ -47,10 +47,8 @@ struct PromoteSurvival {
 };
 
 // Errors: those of promote_standby (catalog, OpLog, fatal replay rules).
-[[nodiscard]] util::Result<PromoteSurvival> survive_promotion(const StoreSelection& selection,
-                                                              const source::OpLogSelection& oplog,
-                                                              const RestoreOptions& options,
-                                                              const ReplayOptions& replay_options,
-                                                              const SurvivalOptions& survival);
+[[nodiscard]] util::Result<PromoteSurvival> survive_promotion(
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, const SurvivalOptions& survival);
 
 }  // namespace moonquota::restore

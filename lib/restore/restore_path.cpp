@@ -11,10 +11,10 @@ namespace {
 
 // Decodes candidates in order until one is restored. Only a hit of our own memory guard stops
 // the walk with an error: the master would not have rejected that candidate.
-util::Status try_candidates(const std::string& root, const std::vector<std::string>& ids, const RestoreOptions& options,
-                            RestoreOutcome& outcome) {
+util::Status try_candidates(source::ObjectStore& store, const std::string& root, const std::vector<std::string>& ids,
+                            const RestoreOptions& options, RestoreOutcome& outcome) {
   for (const auto& id : ids) {
-    auto state = decode_candidate(root + id, id, options);
+    auto state = decode_candidate(store, root + id, id, options);
     if (!state.ok() && state.status().code() == util::StatusCode::limit_exceeded) {
       return state.status().with_context("snapshot " + id + " (raise --max-payload-bytes)");
     }
@@ -37,43 +37,48 @@ util::Status try_candidates(const std::string& root, const std::vector<std::stri
 
 }  // namespace
 
-util::Result<source::CatalogListing> read_catalog(const StoreSelection& selection) {
+const std::string& store_location(const StoreSelection& selection) {
+  return selection.snapshot_dir.empty() ? selection.store_dir : selection.snapshot_dir;
+}
+
+util::Result<source::CatalogListing> read_catalog(source::ObjectStore& store, const StoreSelection& selection) {
   const bool redis = selection.catalog == "redis";
   if (redis && selection.redis.empty())
     return util::Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
-  auto listing =
-      redis ? source::read_redis_catalog(selection.redis, selection.store_dir, selection.cluster_id, selection.net)
-            : source::read_embedded_catalog(selection.store_dir, selection.cluster_id);
+  auto listing = redis ? source::read_redis_catalog(store, selection.redis, selection.store_dir, selection.cluster_id,
+                                                    selection.net)
+                       : source::read_embedded_catalog(store, selection.store_dir, selection.cluster_id);
   if (!listing.ok()) return listing.status();
   if (!listing->latest_error.empty()) {
     listing->findings.push_back(
         {model::Severity::warning, listing->root + "latest.txt",
          "GetLatest failed (" + listing->latest_error + "): the master falls back to the listing"});
   }
-  MQ_ASSIGN_OR_RETURN(const bool root_exists, source::prefix_exists(listing->root));
+  MQ_ASSIGN_OR_RETURN(const bool root_exists, source::prefix_exists(store, listing->root));
   if (redis && !root_exists) {
     return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
   }
   return listing;
 }
 
-util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, const RestoreOptions& options) {
+util::Result<RestoreOutcome> restore_master(source::ObjectStore& store, const StoreSelection& selection,
+                                            const RestoreOptions& options) {
   RestoreOutcome outcome;
   if (!selection.snapshot_dir.empty()) {
-    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(selection.snapshot_dir));
+    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(store, selection.snapshot_dir));
     if (!exists) { return util::Status::not_found("no snapshot directory '" + selection.snapshot_dir + "'"); }
     const source::SnapshotDirectory dir = source::locate_snapshot_directory(selection.snapshot_dir);
     outcome.catalog_root = dir.catalog_root;
-    auto descriptor = source::object_store_for(dir.dir).size(source::join_key(dir.dir, "descriptor.txt"));
+    auto descriptor = store.size(source::join_key(dir.dir, "descriptor.txt"));
     if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
     if (!descriptor.ok()) {
       outcome.catalog_findings.push_back(
           {model::Severity::warning, dir.dir, "no descriptor.txt: last_included_seq taken as 0"});
     }
-    MQ_RETURN_IF_ERROR(try_candidates(outcome.catalog_root, {dir.snapshot_id}, options, outcome));
+    MQ_RETURN_IF_ERROR(try_candidates(store, outcome.catalog_root, {dir.snapshot_id}, options, outcome));
     return outcome;
   }
-  MQ_ASSIGN_OR_RETURN(auto listing, read_catalog(selection));
+  MQ_ASSIGN_OR_RETURN(auto listing, read_catalog(store, selection));
   outcome.catalog_root = listing.root;
   outcome.catalog_findings = listing.findings;
   std::vector<std::string> candidates;
@@ -83,11 +88,11 @@ util::Result<RestoreOutcome> restore_master(const StoreSelection& selection, con
     if (!source::is_valid_snapshot_id(selection.snapshot)) {
       return util::Status::invalid_argument("--snapshot '" + selection.snapshot + "' is not a valid snapshot id");
     }
-    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(listing.root + selection.snapshot));
+    MQ_ASSIGN_OR_RETURN(const bool exists, source::prefix_exists(store, listing.root + selection.snapshot));
     if (!exists) { return util::Status::not_found("no snapshot " + selection.snapshot + " under " + listing.root); }
     candidates = {selection.snapshot};
   }
-  MQ_RETURN_IF_ERROR(try_candidates(listing.root, candidates, options, outcome));
+  MQ_RETURN_IF_ERROR(try_candidates(store, listing.root, candidates, options, outcome));
   return outcome;
 }
 

@@ -22,14 +22,20 @@ struct StoreSelection {
   util::NetConfig net;               // Redis and etcd (policy) timeouts and logging hook
 };
 
-// The catalog of `selection` (embedded, or Redis with `catalog == "redis"`): the listing, with
+// Where the objects of `selection` live: its --snapshot-dir, else its --store (what a caller
+// resolves into the store it hands to the functions below).
+[[nodiscard]] const std::string& store_location(const StoreSelection& selection);
+
+// The catalog of `selection` in `store` (embedded, or Redis with `catalog == "redis"`): the listing, with
 // a warning finding added when GetLatest failed. Errors: invalid_argument (redis without an
 // address), unavailable (Redis), not_found (no snapshot root), io_error.
-[[nodiscard]] util::Result<source::CatalogListing> read_catalog(const StoreSelection& selection);
+[[nodiscard]] util::Result<source::CatalogListing> read_catalog(source::ObjectStore& store,
+                                                                const StoreSelection& selection);
 
-// Errors: only when nothing can be read at all (no store root, unreadable directory): NotFound
+// Restores from `store`, the store of `selection` (its --store or --snapshot-dir, resolved by the
+// caller). Errors: only when nothing can be read at all (no store root, unreadable directory): NotFound
 // or IOError. Every candidate problem is part of the outcome, never an error.
-[[nodiscard]] util::Result<RestoreOutcome> restore_master(const StoreSelection& selection,
+[[nodiscard]] util::Result<RestoreOutcome> restore_master(source::ObjectStore& store, const StoreSelection& selection,
                                                           const RestoreOptions& options);
 
 }  // namespace moonquota::restore

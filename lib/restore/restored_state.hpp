@@ -55,6 +55,16 @@ enum class LeaseModel {
 // "upstream" | "keep" -> that model; nullopt for any other name.
 [[nodiscard]] std::optional<LeaseModel> parse_lease_model(std::string_view name);
 
+// What a restore keeps, shared by the reader's options (ScanOptions) and a candidate's
+// (RestoreOptions), each of which is one: the instant of the post-restore filter, the charge and
+// lease models, and our memory guard per decompressed payload or shard.
+struct RestoreModel {
+  std::uint64_t restore_time_ms = 0;                     // for the post-restore filter (§10)
+  ChargeModel charge_model = ChargeModel::restore;       // what ShardTallyBuilder keeps
+  LeaseModel lease_model = LeaseModel::upstream;         // its lease filter (restore model)
+  std::size_t max_payload_bytes = std::size_t{1} << 30;  // our guard per decompressed payload/shard
+};
+
 // A write in flight when the metadata was written: an object with PROCESSING MEMORY replicas.
 struct InFlightWrite {
   std::uint64_t put_start_time_ms = 0;  // of the PutStart or the size-changing UpsertStart

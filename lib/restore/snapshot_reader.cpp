@@ -1,19 +1,18 @@
 #include "restore/snapshot_reader.hpp"
 
 #include <algorithm>
-#include <mutex>
+#include <optional>
 
 #include "format/manifest.hpp"
 #include "format/segments_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
+#include "restore/scan_hooks.hpp"
 #include "restore/segments_load.hpp"
-#include "restore/shard_tally.hpp"
-#include "restore/upsert_match.hpp"
+#include "restore/shard_scan.hpp"
 #include "source/embedded_catalog.hpp"
 #include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
-#include "util/hashing.hpp"
 #include "util/uuid.hpp"
 #include "util/zstd_codec.hpp"
 #include "util/zstd_file.hpp"
@@ -24,28 +23,11 @@ using util::Status;
 
 namespace {
 
-constexpr std::size_t k_findings_per_worker = 10000;
 constexpr std::uint64_t k_small_file_bytes = 1 << 20;
 
-// Forwards each entry to the restore model and to the caller's analyzer.
-class TeeVisitor final : public format::ShardVisitor {
- public:
-  TeeVisitor(ShardTallyBuilder* tally, ShardAnalyzer* analyzer) : m_tally(tally), m_analyzer(analyzer) {}
-  [[nodiscard]] std::uint64_t entries() const { return m_entries; }
-  void on_entry(const format::ShardEntry& entry) override {
-    if (m_tally != nullptr) m_tally->on_entry(entry);
-    ++m_entries;
-    if (m_analyzer != nullptr) m_analyzer->on_entry(entry);
-  }
-
- private:
-  ShardTallyBuilder* m_tally;  // null: no restore model (the standby's rules)
-  ShardAnalyzer* m_analyzer;
-  std::uint64_t m_entries = 0;
-};
-
-util::Result<std::string> read_payload(const std::string& dir, const char* name, std::uint64_t max_bytes) {
-  auto bytes = source::object_store_for(dir).get(source::join_key(dir, name), max_bytes);
+util::Result<std::string> read_payload(source::ObjectStore& store, const std::string& dir, const char* name,
+                                       std::uint64_t max_bytes) {
+  auto bytes = store.get(source::join_key(dir, name), max_bytes);
   if (!bytes.ok()) {
     if (bytes.status().code() == util::StatusCode::not_found)
       return Status::corruption(std::string(name) + " is missing");
@@ -54,10 +36,10 @@ util::Result<std::string> read_payload(const std::string& dir, const char* name,
   return bytes;
 }
 
-// Errors: a store that could not be used (unavailable); a missing file is recorded, not an error.
-Status stat_files(ScannedSnapshot& snap) {
+// Phase "stat": the size (and ETag) of each of the five objects. Errors: a store that could not
+// be used (unavailable); a missing file is recorded, not an error.
+Status stat_files(source::ObjectStore& store, ScannedSnapshot& snap) {
   const char* names[] = {"metadata", "segments", "task_manager", "manifest.txt", "descriptor.txt"};
-  source::ObjectStore& store = source::object_store_for(snap.snapshot_dir);
   for (std::size_t i = 0; i < snap.files.size(); ++i) {
     auto size = store.size(source::join_key(snap.snapshot_dir, names[i]));
     if (!size.ok() && size.status().code() == util::StatusCode::unavailable) return size.status();
@@ -76,9 +58,11 @@ Status stat_files(ScannedSnapshot& snap) {
   return {};
 }
 
-Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& options) {
+// Phase "manifest": manifest.txt checked by the rules' reader, the three payloads present,
+// descriptor.txt parsed (the standby needs it).
+Status load_manifest_and_descriptor(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   const bool standby = options.rules == ReadRules::standby;
-  MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
+  MQ_ASSIGN_OR_RETURN(snap.manifest, read_payload(store, snap.snapshot_dir, "manifest.txt", k_small_file_bytes));
   auto check = format::check_manifest(
       snap.manifest, standby ? format::ManifestRule::standby : format::ManifestRule::master, snap.snapshot_id);
   if (!check.ok()) return check.status();  // its messages name manifest.txt
@@ -90,7 +74,7 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
       return Status::corruption(file.name + (file.absent_reason.empty() ? " is missing" : ": " + file.absent_reason));
     }
   }
-  auto descriptor = source::read_descriptor(snap.snapshot_dir);
+  auto descriptor = source::read_descriptor(store, snap.snapshot_dir);
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (descriptor.ok()) {
     snap.descriptor = *descriptor;
@@ -106,11 +90,10 @@ Status load_manifest_and_descriptor(ScannedSnapshot& snap, const ScanOptions& op
   return {};
 }
 
-Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
+Status load_segments(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   // Streamed from the file and decoded as it is decompressed: neither the compressed nor the
   // decompressed payload is ever held whole (only the "ms" entry being decoded).
-  MQ_ASSIGN_OR_RETURN(
-      auto file, source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments")));
+  MQ_ASSIGN_OR_RETURN(auto file, store.open(source::join_key(snap.snapshot_dir, "segments")));
   util::ZstdStreamReader stream(*file);
   if (Status s = stream.open(options.max_payload_bytes); !s.ok()) return util::payload_error(s, "segments");
   format::SegmentsDecodeOptions seg_options;
@@ -123,7 +106,7 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   // the whole-payload decompression (this error path only).
   if (Status s = stream.finish(); !s.ok()) {
     util::ByteBuffer raw;
-    auto again = source::object_store_for(snap.snapshot_dir).open(source::join_key(snap.snapshot_dir, "segments"));
+    auto again = store.open(source::join_key(snap.snapshot_dir, "segments"));
     if (again.ok()) {
       if (Status whole = util::zstd_decompress_stream(**again, options.max_payload_bytes, raw); !whole.ok()) s = whole;
     }
@@ -140,9 +123,10 @@ Status load_segments(ScannedSnapshot& snap, const ScanOptions& options) {
   return {};
 }
 
-Status load_tasks(ScannedSnapshot& snap, const ScanOptions& options) {
+// Phase "tasks": the task_manager payload (the master's rules only).
+Status load_tasks(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options) {
   MQ_ASSIGN_OR_RETURN(std::string compressed,
-                      read_payload(snap.snapshot_dir, "task_manager", options.max_payload_bytes));
+                      read_payload(store, snap.snapshot_dir, "task_manager", options.max_payload_bytes));
   util::ByteBuffer raw;
   Status s = util::zstd_decompress(compressed, format::k_task_manager_max_bytes, raw);
   // The 1 GiB cap on task_manager is the master's own rule: above it the candidate is rejected.
@@ -173,10 +157,64 @@ bool overlap_possible(const ScanOptions& options, const std::vector<ShardAnalyze
   return std::all_of(analyzers.begin(), analyzers.end(), [](const ShardAnalyzer* a) { return a == nullptr; });
 }
 
-struct ShardSlot {
-  std::uint64_t sequence = 0;
-  ShardTally tally;
-};
+// Phase "segments": the segments payload read now or, with the overlap, on a thread of its own
+// while the shards are read (its fields of `snap` are written by that thread only until wait()).
+Status start_segments(source::ObjectStore& store, ScannedSnapshot& snap, const ScanOptions& options, bool overlap,
+                      std::optional<SegmentsLoad>& segments_load) {
+  if (!overlap) return load_segments(store, snap, options);
+  segments_load.emplace([&store, &snap, &options](model::Findings& findings) {
+    ScannedSnapshot side;
+    side.snapshot_dir = snap.snapshot_dir;
+    Status s = load_segments(store, side, options);
+    findings = std::move(side.findings);
+    if (s.ok()) {
+      snap.segments = std::move(side.segments);
+      snap.segments_raw_bytes = side.segments_raw_bytes;
+      snap.segment_table = std::move(side.segment_table);
+    }
+    return s;
+  });
+  return {};
+}
+
+// Phase "metadata": every shard blob through `shards`, on the workers. The overlapped segments
+// load's error comes first, as when the payload was read before the shards; an analyzer that
+// stopped the scan is no error.
+util::Result<format::MetadataFileInfo> read_metadata(source::ObjectStore& store, ScannedSnapshot& snap,
+                                                     const ScanOptions& options, unsigned threads, ShardScan& shards,
+                                                     std::optional<SegmentsLoad>& segments_load,
+                                                     model::Findings& metadata_findings) {
+  format::MetadataScanOptions scan_options;
+  scan_options.threads = threads;
+  scan_options.max_shard_bytes = options.max_payload_bytes;
+  scan_options.max_value_bytes = options.max_payload_bytes;
+  scan_options.decode_shards = options.decode_shards;
+  scan_options.before_segment_table_use = [&shards] { return shards.await_segments(); };
+  const format::ShardHandler handler = [&shards](unsigned worker, std::uint32_t shard, std::uint64_t sequence,
+                                                 std::string_view bytes) {
+    return shards.decode(worker, shard, sequence, bytes);
+  };
+  util::Result<format::MetadataFileInfo> info = Status::internal("metadata not read");
+  auto metadata_file = store.open(source::join_key(snap.snapshot_dir, "metadata"));
+  if (metadata_file.ok()) {
+    info = format::scan_metadata(**metadata_file, snap.segment_table, scan_options, handler, metadata_findings);
+  }
+  if (segments_load) {
+    MQ_RETURN_IF_ERROR(segments_load->wait());
+    for (auto& f : segments_load->take_findings()) snap.findings.push_back(std::move(f));
+  }
+  if (!metadata_file.ok()) return metadata_file.status();
+  if (!info.ok() && !shards.stopped()) return info.status();
+  return info.ok() ? std::move(info).value() : format::MetadataFileInfo{};
+}
+
+// Phase "verdict": the master's decision on a snapshot it could decode, and the findings in order.
+void decide_verdict(ScannedSnapshot& snap) {
+  apply_segment_rule(snap);
+  std::stable_sort(snap.findings.begin(), snap.findings.end(), [](const model::Finding& a, const model::Finding& b) {
+    return std::tie(a.location, a.message) < std::tie(b.location, b.message);
+  });
+}
 
 }  // namespace
 
@@ -188,176 +226,58 @@ std::string non_ok_segment_reason(const SegmentSummary& seg) {
 
 bool ScannedSnapshot::metadata_checked() const { return metadata.file_bytes > 0 && !stopped_early && shards_decoded; }
 
-Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
-                       std::size_t max_shard_bytes, util::ByteBuffer& compressed, util::ByteBuffer& decompressed) {
-  MQ_RETURN_IF_ERROR(
-      source::object_store_for(metadata_key).get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
+Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_key,
+                       const format::ShardBlobLocation& blob, std::size_t max_shard_bytes, util::ByteBuffer& compressed,
+                       util::ByteBuffer& decompressed) {
+  MQ_RETURN_IF_ERROR(store.get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
   Status s = util::zstd_decompress(compressed.view(), max_shard_bytes, decompressed);
   if (s.ok()) return s;
   return util::payload_error(s, format::shard_blob_context(blob.shard_index, blob.file_offset));
 }
 
-util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                            const ScanOptions& options, const std::vector<ShardAnalyzer*>& analyzers) {
+util::Result<ScannedSnapshot> scan_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
+                                            const std::string& snapshot_id, const ScanOptions& options,
+                                            const std::vector<ShardAnalyzer*>& analyzers) {
+  return scan_snapshot_with_hooks(store, snapshot_dir, snapshot_id, options, analyzers, ScanHooks{});
+}
+
+util::Result<ScannedSnapshot> scan_snapshot_with_hooks(source::ObjectStore& store, const std::string& snapshot_dir,
+                                                       const std::string& snapshot_id, const ScanOptions& options,
+                                                       const std::vector<ShardAnalyzer*>& analyzers,
+                                                       const ScanHooks& hooks) {
   ScannedSnapshot snap;
   snap.snapshot_id = snapshot_id;
   snap.snapshot_dir = snapshot_dir;
-  MQ_RETURN_IF_ERROR(stat_files(snap));
-  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(snap, options));
-
-  const bool restore_model = options.rules == ReadRules::master;
-  const unsigned threads = std::max<unsigned>(1, static_cast<unsigned>(analyzers.size()));
+  MQ_RETURN_IF_ERROR(stat_files(store, snap));
+  MQ_RETURN_IF_ERROR(load_manifest_and_descriptor(store, snap, options));
+  // Segments, metadata (the shards), then tasks and the verdict under the master's rules.
   const bool overlap = overlap_possible(options, analyzers);
-  // With the overlap, the segments payload is loaded meanwhile (its fields of `snap` are written
-  // by its thread only until wait()); without it, before the first shard.
   std::optional<SegmentsLoad> segments_load;
-  if (overlap) {
-    segments_load.emplace([&snap, &options](model::Findings& findings) {
-      ScannedSnapshot side;
-      side.snapshot_dir = snap.snapshot_dir;
-      Status s = load_segments(side, options);
-      findings = std::move(side.findings);
-      if (s.ok()) {
-        snap.segments = std::move(side.segments);
-        snap.segments_raw_bytes = side.segments_raw_bytes;
-        snap.segment_table = std::move(side.segment_table);
-      }
-      return s;
-    });
-  } else {
-    MQ_RETURN_IF_ERROR(load_segments(snap, options));
-  }
-  // The shards' decode waits for a failed load only to stop: its error is the one returned.
-  auto await_segments = [&]() -> Status {
-    if (!segments_load || segments_load->wait().ok()) return {};
-    return Status::internal("the segments payload could not be loaded");
-  };
+  MQ_RETURN_IF_ERROR(start_segments(store, snap, options, overlap, segments_load));
 
-  std::vector<format::ObjectView> views(threads);
-  std::vector<ShardTallyBuilder> builders(threads);
-  std::vector<model::Findings> worker_findings(threads);
-  std::vector<format::SegmentSpeculation> speculations(threads);
-  std::vector<std::optional<ShardSlot>> slots(util::k_metadata_shards);
-  std::mutex mutex;
-  std::atomic<bool> stop{false};
-  std::atomic<std::uint64_t> shards_done{0};
-  std::atomic<std::uint64_t> entries{0};
-  std::atomic<std::uint64_t> speculative_shards{0};
-  std::atomic<std::uint64_t> redecoded_shards{0};
-  format::ShardHandler handler = [&](unsigned worker, std::uint32_t shard, std::uint64_t sequence,
-                                     std::string_view bytes) -> Status {
-    if (stop.load()) return Status::internal("scan stopped");
-    ShardAnalyzer* analyzer = worker < analyzers.size() ? analyzers[worker] : nullptr;
-    const ShardContext context{shard, sequence, bytes};
-    if (analyzer != nullptr) analyzer->begin_shard(context);
-    builders[worker].reset();
-    model::Findings& findings = worker_findings[worker];
-    const std::size_t before = findings.size();
-    std::optional<TeeVisitor> tee;
-    tee.emplace(restore_model ? &builders[worker] : nullptr, analyzer);
-    bool decoded = false;
-    if (segments_load && (options.speculate_every_shard || !segments_load->ready())) {
-      format::SegmentSpeculation& speculation = speculations[worker];
-      speculation.needs_table = false;
-      Status s = format::decode_shard(bytes, shard, snap.segment_table, views[worker], *tee, findings,
-                                      format::DecodePath::canonical_first, &speculation);
-      decoded = s.ok() && !speculation.needs_table;
-      (decoded ? speculative_shards : redecoded_shards).fetch_add(1);
-      if (!decoded) {  // decoded again below with the real table, from the shard's first entry
-        findings.resize(before);
-        builders[worker].reset();
-        tee.emplace(restore_model ? &builders[worker] : nullptr, analyzer);
-      }
-    }
-    if (!decoded) {
-      MQ_RETURN_IF_ERROR(await_segments());
-      MQ_RETURN_IF_ERROR(format::decode_shard(bytes, shard, snap.segment_table, views[worker], *tee, findings));
-    }
-    ShardSlot slot;
-    slot.sequence = sequence;
-    if (restore_model)
-      builders[worker].finish(shard, options.charge_model, options.restore_time_ms, slot.tally, findings,
-                              options.lease_model);
-    if (findings.size() > k_findings_per_worker) findings.resize(std::max(before, k_findings_per_worker));
-    const std::uint64_t seen = tee->entries();
-    const std::uint64_t total = entries.fetch_add(seen) + seen;
-    {
-      std::lock_guard lock(mutex);
-      auto& target = slots[shard];
-      if (!target || target->sequence < sequence) target = std::move(slot);
-    }
-    if (options.progress) options.progress(shards_done.fetch_add(1) + 1, total);
-    if (analyzer != nullptr && !analyzer->end_shard(context)) {
-      stop.store(true);
-      return Status::internal("scan stopped");
-    }
-    return {};
-  };
-  format::MetadataScanOptions scan_options;
-  scan_options.threads = threads;
-  scan_options.max_shard_bytes = options.max_payload_bytes;
-  scan_options.max_value_bytes = options.max_payload_bytes;
-  scan_options.decode_shards = options.decode_shards;
-  scan_options.before_segment_table_use = await_segments;
+  const unsigned threads = std::max<unsigned>(1, static_cast<unsigned>(analyzers.size()));
+  ShardScan shards(options, analyzers, snap.segment_table, segments_load ? &*segments_load : nullptr,
+                   hooks.speculate_every_shard);
   model::Findings metadata_findings;
-  util::Result<format::MetadataFileInfo> info = Status::internal("metadata not read");
-  source::ObjectStore& store = source::object_store_for(snapshot_dir);
-  auto metadata_file = store.open(source::join_key(snapshot_dir, "metadata"));
-  if (metadata_file.ok()) {
-    info = format::scan_metadata(**metadata_file, snap.segment_table, scan_options, handler, metadata_findings);
-  }
-  if (segments_load) {
-    // The load's error comes first, as when the payload was read before the shards.
-    MQ_RETURN_IF_ERROR(segments_load->wait());
-    for (auto& f : segments_load->take_findings()) snap.findings.push_back(std::move(f));
-  }
-  if (!metadata_file.ok()) return metadata_file.status();
-  if (!info.ok() && !stop.load()) return info.status();
-  if (overlap) {
-    for (const auto& speculation : speculations) {
-      if (speculation.holds_under(snap.segment_table)) continue;
-      // An object names a segment the table does not make usable: read again, table first.
-      ScanOptions again = options;
-      again.overlap_segments = false;
-      auto second = scan_snapshot(snapshot_dir, snapshot_id, again, analyzers);
-      if (second.ok()) { second->overlap = {speculative_shards.load(), redecoded_shards.load(), true}; }
-      return second;
-    }
+  MQ_ASSIGN_OR_RETURN(format::MetadataFileInfo metadata,
+                      read_metadata(store, snap, options, threads, shards, segments_load, metadata_findings));
+  if (overlap && !shards.speculation_holds(snap.segment_table)) {
+    // An object names a segment the table does not make usable: read again, table first.
+    ScanOptions again = options;
+    again.overlap_segments = false;
+    auto second = scan_snapshot_with_hooks(store, snapshot_dir, snapshot_id, again, analyzers, hooks);
+    if (second.ok()) second->overlap = shards.overlap(true);
+    return second;
   }
   for (auto& f : metadata_findings) snap.findings.push_back(std::move(f));
-  snap.stopped_early = stop.load();
+  snap.stopped_early = shards.stopped();
   snap.shards_decoded = options.decode_shards;
-  snap.overlap = {speculative_shards.load(), redecoded_shards.load(), false};
-  if (info.ok()) snap.metadata = std::move(info).value();
-  snap.entries = entries.load();
-  for (auto& f : worker_findings) {
-    for (auto& x : f) snap.findings.push_back(std::move(x));
-  }
-  std::uint64_t distinct = 0;
-  for (auto& slot : slots) {
-    if (!slot) continue;
-    ++distinct;
-    snap.dropped += slot->tally.dropped;
-    snap.restored_objects += slot->tally.objects;
-    for (auto& [tenant, tally] : slot->tally.tenants) {
-      auto it = snap.restored_tenants.find(tenant);
-      if (it == snap.restored_tenants.end()) it = snap.restored_tenants.emplace(tenant, TenantTally{}).first;
-      it->second.merge(std::move(tally));
-    }
-  }
-  if (restore_model) match_upserts_in_flight(snap.restored_tenants, snap.metadata.discarded);
-  if (restore_model && options.decode_shards && !snap.stopped_early && snap.metadata.shard_entries > distinct) {
-    snap.duplicate_shard_blobs = snap.metadata.shard_entries - distinct;
-    snap.findings.push_back(
-        {model::Severity::error, "metadata",
-         std::to_string(snap.duplicate_shard_blobs) + " duplicate shard keys (the last one of each wins)"});
-  }
-  if (!restore_model) return snap;  // the standby: no task_manager, no unmount step, findings in file order
-  if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(snap, options));
-  apply_segment_rule(snap);
-  std::stable_sort(snap.findings.begin(), snap.findings.end(), [](const model::Finding& a, const model::Finding& b) {
-    return std::tie(a.location, a.message) < std::tie(b.location, b.message);
-  });
+  snap.overlap = shards.overlap(false);
+  snap.metadata = std::move(metadata);
+  shards.merge_into(snap);
+  if (options.rules == ReadRules::standby) return snap;  // no task_manager, no unmount step, findings in file order
+  if (options.decode_tasks && !snap.stopped_early) MQ_RETURN_IF_ERROR(load_tasks(store, snap, options));
+  decide_verdict(snap);
   return snap;
 }
 

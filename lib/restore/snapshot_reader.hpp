@@ -28,6 +28,7 @@
 #include "model/finding.hpp"
 #include "model/snapshot_types.hpp"
 #include "restore/restored_state.hpp"
+#include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/status.hpp"
 
@@ -61,12 +62,10 @@ enum class ReadRules {
   standby,
 };
 
-struct ScanOptions {
+// The restore model (restore_time_ms, charge_model, lease_model, max_payload_bytes), then what
+// to read and how.
+struct ScanOptions : RestoreModel {
   ReadRules rules = ReadRules::master;
-  std::size_t max_payload_bytes = std::size_t{1} << 30;             // our guard per decompressed payload/shard
-  std::uint64_t restore_time_ms = 0;                                // for the post-restore filter (§10)
-  ChargeModel charge_model = ChargeModel::restore;                  // what ShardTallyBuilder keeps
-  LeaseModel lease_model = LeaseModel::upstream;                    // its lease filter (restore model)
   bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
   std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
@@ -82,9 +81,6 @@ struct ScanOptions {
   // result is the same either way; a store whose objects name a segment the table does not make
   // usable is read a second time without the overlap (the progress callback then starts over).
   bool overlap_segments = true;
-  // For tests: with the overlap, every shard is decoded speculatively, also once the segment
-  // table is known (the speculation is checked against it all the same).
-  bool speculate_every_shard = false;
   // Called from worker threads after each shard (objects = entries seen so far). May be empty.
   std::function<void(std::uint64_t shards, std::uint64_t objects)> progress;
 };
@@ -142,10 +138,10 @@ struct ScannedSnapshot {
   model::Findings findings;  // every decoder and restore-model finding, sorted
 };
 
-// Reads the snapshot whose objects live under `snapshot_dir` (a store key prefix: a local
-// directory today). `analyzers` has one entry per worker thread (its size is the thread count,
+// Reads the snapshot whose objects live in `store` under `snapshot_dir` (a key prefix: a local
+// directory, an s3:// URL). `analyzers` has one entry per worker thread (its size is the thread count,
 // at least 1; entries may be null); each is used by one thread only.
-[[nodiscard]] util::Result<ScannedSnapshot> scan_snapshot(const std::string& snapshot_dir,
+[[nodiscard]] util::Result<ScannedSnapshot> scan_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
                                                           const std::string& snapshot_id, const ScanOptions& options,
                                                           const std::vector<ShardAnalyzer*>& analyzers);
 
@@ -154,8 +150,8 @@ struct ScannedSnapshot {
 
 // Reads and decompresses one shard blob located by `blob` (diff, verify's second pass).
 // `metadata_key` is the snapshot's metadata object ("<snapshot_dir>/metadata").
-[[nodiscard]] util::Status read_shard_blob(const std::string& metadata_key, const format::ShardBlobLocation& blob,
-                                           std::size_t max_shard_bytes, util::ByteBuffer& compressed,
-                                           util::ByteBuffer& decompressed);
+[[nodiscard]] util::Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_key,
+                                           const format::ShardBlobLocation& blob, std::size_t max_shard_bytes,
+                                           util::ByteBuffer& compressed, util::ByteBuffer& decompressed);
 
 }  // namespace moonquota::restore

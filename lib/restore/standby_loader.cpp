@@ -173,8 +173,8 @@ class StandbyShardVisitor : public ShardAnalyzer {
 
 // The standby's decision sequence through the one reader (ReadRules::standby); this visitor
 // applies its drop rules and fills the store. Any error fails the whole load (§11).
-Status load(const std::string& dir, const std::string& id, const RestoreOptions& options, StandbyStore& store,
-            StandbyBootstrap& out) {
+Status load(source::ObjectStore& object_store, const std::string& dir, const std::string& id,
+            const RestoreOptions& options, StandbyStore& store, StandbyBootstrap& out) {
   std::mutex mutex;
   SegmentEndpoints endpoints;
   ScanOptions scan;
@@ -193,7 +193,7 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
   StandbyShardVisitor visitor(store, mutex, endpoints, options.restore_time_ms, options.charge_model,
                               options.lease_model, out);
   const std::vector<ShardAnalyzer*> workers(std::max(1u, options.threads), &visitor);
-  auto snap = scan_snapshot(dir, id, scan, workers);
+  auto snap = scan_snapshot(object_store, dir, id, scan, workers);
   if (!snap.ok()) return snap.status();
   out.findings = std::move(snap->findings);
   if (!visitor.error().empty()) return Status::corruption("metadata: " + visitor.error());
@@ -204,12 +204,13 @@ Status load(const std::string& dir, const std::string& id, const RestoreOptions&
 
 }  // namespace
 
-StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                       const RestoreOptions& options, StandbyStore& store) {
+StandbyBootstrap load_standby_snapshot(source::ObjectStore& object_store, const std::string& snapshot_dir,
+                                       const std::string& snapshot_id, const RestoreOptions& options,
+                                       StandbyStore& store) {
   StandbyBootstrap out;
   out.snapshot_id = snapshot_id;
   store.clear();
-  Status s = load(snapshot_dir, snapshot_id, options, store, out);
+  Status s = load(object_store, snapshot_dir, snapshot_id, options, store, out);
   if (!s.ok()) {
     store.clear();
     out.failure = s.message();

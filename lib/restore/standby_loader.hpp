@@ -55,8 +55,9 @@ struct StandbyBootstrap {
   model::Findings findings;
 };
 
-// Loads `snapshot_dir` into `store` (cleared first; cleared again on failure).
-[[nodiscard]] StandbyBootstrap load_standby_snapshot(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                     const RestoreOptions& options, StandbyStore& store);
+// Loads `snapshot_dir` of `object_store` into `store` (cleared first; cleared again on failure).
+[[nodiscard]] StandbyBootstrap load_standby_snapshot(source::ObjectStore& object_store, const std::string& snapshot_dir,
+                                                     const std::string& snapshot_id, const RestoreOptions& options,
+                                                     StandbyStore& store);
 
 }  // namespace moonquota::restore

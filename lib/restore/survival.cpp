@@ -89,9 +89,9 @@ bool SurvivalAnalyzer::end_shard(const ShardContext& shard) {
 
 namespace {
 
-util::Result<SurvivalScan> scan_once(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                     const ScanOptions& scan, const SurvivalOptions& options, unsigned threads,
-                                     bool per_shard) {
+util::Result<SurvivalScan> scan_once(source::ObjectStore& store, const std::string& snapshot_dir,
+                                     const std::string& snapshot_id, const ScanOptions& scan,
+                                     const SurvivalOptions& options, unsigned threads, bool per_shard) {
   std::vector<std::unique_ptr<SurvivalAnalyzer>> analyzers;
   std::vector<ShardAnalyzer*> pointers;
   for (unsigned i = 0; i < std::max(1U, threads); ++i) {
@@ -99,7 +99,7 @@ util::Result<SurvivalScan> scan_once(const std::string& snapshot_dir, const std:
     pointers.push_back(analyzers.back().get());
   }
   SurvivalScan out;
-  MQ_ASSIGN_OR_RETURN(out.snapshot, scan_snapshot(snapshot_dir, snapshot_id, scan, pointers));
+  MQ_ASSIGN_OR_RETURN(out.snapshot, scan_snapshot(store, snapshot_dir, snapshot_id, scan, pointers));
   const std::size_t buckets = options.points_ms.size() + 1;
   if (!per_shard) {
     for (auto& analyzer : analyzers) add_tenants(out.tenants, analyzer->totals(), buckets);
@@ -119,19 +119,19 @@ util::Result<SurvivalScan> scan_once(const std::string& snapshot_dir, const std:
 
 }  // namespace
 
-util::Result<SurvivalScan> scan_survival(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                         const ScanOptions& scan_options, const SurvivalOptions& options,
-                                         unsigned threads) {
+util::Result<SurvivalScan> scan_survival(source::ObjectStore& store, const std::string& snapshot_dir,
+                                         const std::string& snapshot_id, const ScanOptions& scan_options,
+                                         const SurvivalOptions& options, unsigned threads) {
   if (!std::is_sorted(options.points_ms.begin(), options.points_ms.end())) {
     return util::Status::internal("survival points are not in ascending order");
   }
   ScanOptions scan = scan_options;
   scan.rules = ReadRules::master;
   scan.charge_model = ChargeModel::restore;
-  MQ_ASSIGN_OR_RETURN(SurvivalScan out, scan_once(snapshot_dir, snapshot_id, scan, options, threads, false));
+  MQ_ASSIGN_OR_RETURN(SurvivalScan out, scan_once(store, snapshot_dir, snapshot_id, scan, options, threads, false));
   if (out.snapshot.duplicate_shard_blobs == 0) return out;
   // Rare (a corrupt store): a blob the master replaces was counted; read again with shard slots.
-  return scan_once(snapshot_dir, snapshot_id, scan, options, threads, true);
+  return scan_once(store, snapshot_dir, snapshot_id, scan, options, threads, true);
 }
 
 }  // namespace moonquota::restore

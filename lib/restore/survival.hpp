@@ -98,8 +98,8 @@ struct SurvivalScan {
 // Reads the snapshot with `threads` SurvivalAnalyzers (restore::scan_snapshot, master rules) and
 // merges them (a second read with shard slots when the snapshot has duplicate shard blobs).
 // Errors: those of scan_snapshot.
-[[nodiscard]] util::Result<SurvivalScan> scan_survival(const std::string& snapshot_dir, const std::string& snapshot_id,
-                                                       const ScanOptions& scan_options, const SurvivalOptions& options,
-                                                       unsigned threads);
+[[nodiscard]] util::Result<SurvivalScan> scan_survival(source::ObjectStore& store, const std::string& snapshot_dir,
+                                                       const std::string& snapshot_id, const ScanOptions& scan_options,
+                                                       const SurvivalOptions& options, unsigned threads);
 
 }  // namespace moonquota::restore

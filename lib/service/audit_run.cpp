@@ -37,7 +37,7 @@ std::uint64_t wall_clock_ms() {
           .count());
 }
 
-RunOutcome run_audit(const AuditConfig& config) {
+RunOutcome run_audit(source::ObjectStore& store, const AuditConfig& config) {
   const auto started = std::chrono::steady_clock::now();
   const std::uint64_t started_ms = wall_clock_ms();
   RunOutcome outcome;
@@ -50,7 +50,7 @@ RunOutcome run_audit(const AuditConfig& config) {
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
   };
 
-  auto compared = reconcile::run_reconcile(config.request);
+  auto compared = reconcile::run_reconcile(store, config.request);
   if (!compared.ok()) {
     outcome.exit_code = exit_code(compared.status());
     outcome.error = compared.status().message();
@@ -89,14 +89,15 @@ bool follows_latest(const restore::StoreSelection& selection) {
   return selection.snapshot_dir.empty() && selection.snapshot == "latest" && !selection.store_dir.empty();
 }
 
-util::Result<std::optional<std::string>> read_latest_snapshot_id(const restore::StoreSelection& selection) {
+util::Result<std::optional<std::string>> read_latest_snapshot_id(source::ObjectStore& store,
+                                                                 const restore::StoreSelection& selection) {
   if (!follows_latest(selection)) return std::optional<std::string>();
   if (selection.catalog == "redis") {
-    MQ_ASSIGN_OR_RETURN(source::CatalogListing listing, restore::read_catalog(selection));
+    MQ_ASSIGN_OR_RETURN(source::CatalogListing listing, restore::read_catalog(store, selection));
     return listing.latest;
   }
   const std::string root = source::snapshot_root(selection.store_dir, selection.cluster_id);
-  auto text = source::object_store_for(root).get(root + "latest.txt", k_latest_pointer_limit);
+  auto text = store.get(root + "latest.txt", k_latest_pointer_limit);
   if (!text.ok()) {
     if (text.status().code() == util::StatusCode::not_found) return std::optional<std::string>();
     return text.status();

@@ -50,19 +50,19 @@ struct RunOutcome {
   std::uint64_t duration_ms = 0;
 };
 
-// Runs one audit. A comparison whose history record fails is result error (exit 3, the message
-// says the run was not recorded) and still carries its fresh `audit`.
-[[nodiscard]] RunOutcome run_audit(const AuditConfig& config);
+// Runs one audit, its metadata read from `store` (the store of the request's selection). A comparison whose history
+// record fails is result error (exit 3, the message says the run was not recorded) and still carries its fresh `audit`.
+[[nodiscard]] RunOutcome run_audit(source::ObjectStore& store, const AuditConfig& config);
 
 // Whether the selection follows the catalog's latest snapshot (--snapshot latest from a store),
 // so that probing the latest pointer means something.
 [[nodiscard]] bool follows_latest(const restore::StoreSelection& selection);
 
 // The id the catalog names as latest, read cheaply: the embedded catalog's latest.txt (one small
-// object), or Redis' catalog. nullopt when there is no latest pointer. Errors: those of the store
+// object of `store`), or Redis' catalog. nullopt when there is no latest pointer. Errors: those of the store
 // or of Redis (unavailable, io_error).
 [[nodiscard]] util::Result<std::optional<std::string>> read_latest_snapshot_id(
-    const restore::StoreSelection& selection);
+    source::ObjectStore& store, const restore::StoreSelection& selection);
 
 [[nodiscard]] std::uint64_t wall_clock_ms();
 

@@ -15,7 +15,8 @@ struct AuditService::Done {
   bool done = false;
 };
 
-AuditService::AuditService(ServeConfig config) : m_config(std::move(config)), m_done(std::make_shared<Done>()) {
+AuditService::AuditService(ServeConfig config, std::unique_ptr<source::ObjectStore> store)
+    : m_config(std::move(config)), m_store(std::move(store)), m_done(std::make_shared<Done>()) {
   m_context.cluster = m_config.cluster;
   m_context.build = m_config.build;
   m_context.interval_ms = m_config.interval_ms;
@@ -23,8 +24,9 @@ AuditService::AuditService(ServeConfig config) : m_config(std::move(config)), m_
   m_config.audit.trend_window_ms = k_trend_window_intervals * m_config.interval_ms;
 }
 
-util::Result<std::unique_ptr<AuditService>> AuditService::start(ServeConfig config) {
-  std::unique_ptr<AuditService> service(new AuditService(std::move(config)));
+util::Result<std::unique_ptr<AuditService>> AuditService::start(ServeConfig config,
+                                                                std::unique_ptr<source::ObjectStore> store) {
+  std::unique_ptr<AuditService> service(new AuditService(std::move(config), std::move(store)));
   AuditService* self = service.get();
   MQ_ASSIGN_OR_RETURN(
       self->m_http, HttpServer::start(self->m_config.listen, [self](const std::string& path, const QueryParams& query) {
@@ -93,7 +95,7 @@ void AuditService::log(LogLevel level, const std::string& message) const {
 }
 
 std::optional<std::string> AuditService::probe_latest() {
-  auto latest = read_latest_snapshot_id(m_config.audit.request.metadata.selection);
+  auto latest = read_latest_snapshot_id(*m_store, m_config.audit.request.metadata.selection);
   if (!latest.ok()) {
     log(LogLevel::debug, "probing the latest snapshot: " + latest.status().message());
     return std::nullopt;
@@ -104,7 +106,7 @@ std::optional<std::string> AuditService::probe_latest() {
 void AuditService::audit(RunTrigger trigger) {
   log(LogLevel::debug, std::string("audit starts (") + run_trigger_name(trigger) + ")");
   m_state.started();
-  RunOutcome outcome = run_audit(m_config.audit);
+  RunOutcome outcome = run_audit(*m_store, m_config.audit);
   const std::string head =
       std::string("audit (") + run_trigger_name(trigger) + ", " + std::to_string(outcome.duration_ms) + " ms)";
   if (outcome.audit) {

@@ -14,6 +14,7 @@
 #include "service/endpoints.hpp"
 #include "service/http_server.hpp"
 #include "service/run_state.hpp"
+#include "source/object_store.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::service {
@@ -40,9 +41,11 @@ inline constexpr std::uint64_t k_trend_window_intervals = 1000;
 
 class AuditService {
  public:
-  // Binds the listener and serves (before the first audit: /report answers 503). Errors: those of
-  // HttpServer::start (unavailable naming the address).
-  [[nodiscard]] static util::Result<std::unique_ptr<AuditService>> start(ServeConfig config);
+  // Binds the listener and serves (before the first audit: /report answers 503); every audit reads
+  // its metadata from `store`, which the service keeps. Errors: those of HttpServer::start
+  // (unavailable naming the address).
+  [[nodiscard]] static util::Result<std::unique_ptr<AuditService>> start(ServeConfig config,
+                                                                         std::unique_ptr<source::ObjectStore> store);
   // Starts the audit thread; the first audit starts at once. Separate from start() so that the
   // caller can announce the address before the first audit logs anything.
   void begin_audits();
@@ -60,12 +63,13 @@ class AuditService {
   bool stop(std::uint64_t bound_ms);
 
  private:
-  explicit AuditService(ServeConfig config);
+  AuditService(ServeConfig config, std::unique_ptr<source::ObjectStore> store);
   void audit(RunTrigger trigger);
   [[nodiscard]] std::optional<std::string> probe_latest();
   void log(LogLevel level, const std::string& message) const;
 
   ServeConfig m_config;
+  std::unique_ptr<source::ObjectStore> m_store;  // outlives an audit thread left behind by stop()
   EndpointContext m_context;
   RunState m_state;
   std::string m_url;

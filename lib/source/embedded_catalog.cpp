@@ -40,16 +40,16 @@ SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir) {
   return {dir.string(), dir.filename().string(), dir.parent_path().string() + "/"};
 }
 
-util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snapshot_dir) {
-  auto text = object_store_for(snapshot_dir).get(join_key(snapshot_dir, "descriptor.txt"), k_small_file_limit);
+util::Result<model::SnapshotDescriptor> read_descriptor(ObjectStore& store, const std::string& snapshot_dir) {
+  auto text = store.get(join_key(snapshot_dir, "descriptor.txt"), k_small_file_limit);
   if (!text.ok()) return text.status();
   return format::parse_descriptor(*text);
 }
 
-util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir, const std::string& cluster_id) {
+util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std::string& store_dir,
+                                                   const std::string& cluster_id) {
   CatalogListing out;
   out.root = snapshot_root(store_dir, cluster_id);
-  ObjectStore& store = object_store_for(out.root);
   auto keys = store.list(out.root);
   if (!keys.ok()) {
     if (keys.status().code() == util::StatusCode::not_found) {
@@ -82,7 +82,7 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
     if (!is_calendar_valid_snapshot_id(name)) {
       out.findings.push_back({model::Severity::warning, out.root + name, "snapshot id is not a real calendar instant"});
     }
-    auto descriptor = read_descriptor(out.root + name);
+    auto descriptor = read_descriptor(store, out.root + name);
     if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
     if (!descriptor.ok()) {
       out.findings.push_back(
@@ -111,7 +111,7 @@ util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
     out.latest_error = "latest.txt names '" + id + "', not a valid snapshot id";
     return out;
   }
-  auto descriptor = read_descriptor(out.root + id);
+  auto descriptor = read_descriptor(store, out.root + id);
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (!descriptor.ok()) {
     out.latest_error = "latest snapshot " + id + ": " + descriptor.status().message();

@@ -1,4 +1,4 @@
-// The embedded snapshot catalog in a local object store (snapshot-format.md §2.4, §2.10, §3.1):
+// The embedded snapshot catalog in an object store (snapshot-format.md §2.4, §2.10, §3.1):
 //   <store>/mooncake_master_snapshot/<cluster_id>/latest.txt      "<snapshot_id>" (trimmed on read)
 //   <store>/mooncake_master_snapshot/<cluster_id>/<snapshot_id>/  descriptor.txt + payloads
 // List: every directory right under the root that holds at least one file (recursively), whose
@@ -11,6 +11,7 @@
 
 #include "model/finding.hpp"
 #include "model/snapshot_types.hpp"
+#include "source/object_store.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -26,8 +27,8 @@ struct CatalogListing {
   model::Findings findings;           // invisible directories, unpublished snapshots, ...
 };
 
-// Reads the catalog. Fails only when the root itself cannot be read (NotFound / IOError).
-[[nodiscard]] util::Result<CatalogListing> read_embedded_catalog(const std::string& store_dir,
+// Reads the catalog from `store`. Fails only when the root itself cannot be read (NotFound / IOError).
+[[nodiscard]] util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std::string& store_dir,
                                                                  const std::string& cluster_id);
 
 // The master's candidate order (§3.1 step 2): [latest] + listed ids <= latest, newest first,
@@ -43,7 +44,8 @@ struct SnapshotDirectory {
 };
 [[nodiscard]] SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir);
 
-// Reads and parses <root><id>/descriptor.txt.
-[[nodiscard]] util::Result<model::SnapshotDescriptor> read_descriptor(const std::string& snapshot_dir);
+// Reads and parses <root><id>/descriptor.txt from `store`.
+[[nodiscard]] util::Result<model::SnapshotDescriptor> read_descriptor(ObjectStore& store,
+                                                                      const std::string& snapshot_dir);
 
 }  // namespace moonquota::source

@@ -63,4 +63,19 @@ util::Result<std::vector<std::string>> LocalObjectStore::list(const std::string&
   return keys;
 }
 
+util::Status LocalObjectStore::prepare(const std::string& prefix) {
+  std::error_code ec;
+  fs::create_directories(prefix, ec);
+  if (ec) return util::Status::io_error("cannot create '" + prefix + "': " + ec.message());
+  return {};
+}
+
+util::Result<bool> LocalObjectStore::put_file(const std::string& key, const std::string& path) {
+  std::error_code ec;
+  if (const fs::path parent = fs::path(key).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+  if (!ec) fs::copy_file(path, key, fs::copy_options::overwrite_existing, ec);
+  if (ec) return util::Status::io_error("cannot copy '" + path + "' to '" + key + "': " + ec.message());
+  return false;
+}
+
 }  // namespace moonquota::source

@@ -4,6 +4,8 @@
 // blobs) goes through this interface; no decoder or restore code opens a path. Keys are the
 // locations the reports print: for the local backend a filesystem path
 // ("<store>/mooncake_master_snapshot/<cluster_id>/<id>/metadata"), for an object store a URL.
+// A run resolves its location into one store once (source/object_store_factory.hpp) and hands it
+// down; source/memory_object_store.hpp holds a store in memory (tests).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "source/s3_config.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/byte_source.hpp"
-#include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::source {
@@ -58,20 +58,9 @@ class ObjectStore {
 // "<prefix>/<name>" without doubling a '/' (the way std::filesystem::path joins a relative name).
 [[nodiscard]] std::string join_key(const std::string& prefix, const std::string& name);
 
-// Whether anything is stored under `prefix` (a local directory that exists, even empty). An error
-// other than not_found (a service that could not be used) is returned, never read as "absent".
-[[nodiscard]] util::Result<bool> prefix_exists(const std::string& prefix);
-
-// The store that holds `location` (a --store, --snapshot-dir or catalog root): the S3 backend
-// for "s3://" URLs (configured by configure_s3, else from the process environment at first
-// use), the local files otherwise.
-[[nodiscard]] ObjectStore& object_store_for(const std::string& location);
-
-// Sets how s3:// locations are reached, for the rest of the process (a tool calls it once, after
-// parsing its flags and before any read).
-void configure_s3(S3Config config, util::NetConfig net);
-
-// The S3 settings in force (the environment's when configure_s3 was not called).
-[[nodiscard]] const S3Config& s3_settings();
+// Whether anything is stored under `prefix` in `store` (a local directory that exists, even
+// empty). An error other than not_found (a service that could not be used) is returned, never read
+// as "absent".
+[[nodiscard]] util::Result<bool> prefix_exists(ObjectStore& store, const std::string& prefix);
 
 }  // namespace moonquota::source

@@ -88,9 +88,9 @@ util::Result<ReplyPtr> command(redisContext* ctx, const std::string& what, const
   return reply;
 }
 
-util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, const std::string& host_port,
-                                                     const std::string& store_dir, const std::string& cluster_id,
-                                                     const util::NetConfig& net) {
+util::Result<CatalogListing> read_redis_catalog_once(ObjectStore& store, const HostPort& endpoint,
+                                                     const std::string& host_port, const std::string& store_dir,
+                                                     const std::string& cluster_id, const util::NetConfig& net) {
   const char* env = std::getenv("MC_STORE_CLUSTER_ID");
   const std::string env_id = env == nullptr ? "" : env;
   const RedisCatalogKeys keys = redis_catalog_keys(cluster_id, env_id);
@@ -122,7 +122,7 @@ util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, c
           {model::Severity::warning, keys.index, "member '" + id + "' is not a valid snapshot id (skipped)"});
       continue;
     }
-    auto listed = read_descriptor(out.root + id);
+    auto listed = read_descriptor(store, out.root + id);
     if (!listed.ok() && listed.status().code() == util::StatusCode::unavailable) return listed.status();
     if (!listed.ok()) {
       out.findings.push_back({model::Severity::warning, out.root + id,
@@ -144,7 +144,7 @@ util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, c
     out.latest_error = keys.latest + " names '" + id + "', not a valid snapshot id";
     return out;
   }
-  auto descriptor = read_descriptor(out.root + id);
+  auto descriptor = read_descriptor(store, out.root + id);
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (!descriptor.ok()) {
     out.latest_error =
@@ -157,15 +157,16 @@ util::Result<CatalogListing> read_redis_catalog_once(const HostPort& endpoint, c
 
 }  // namespace
 
-util::Result<CatalogListing> read_redis_catalog(const std::string& host_port, const std::string& store_dir,
-                                                const std::string& cluster_id, const util::NetConfig& net) {
+util::Result<CatalogListing> read_redis_catalog(ObjectStore& store, const std::string& host_port,
+                                                const std::string& store_dir, const std::string& cluster_id,
+                                                const util::NetConfig& net) {
   MQ_ASSIGN_OR_RETURN(HostPort endpoint, parse_host_port(host_port, "--redis"));
   const std::string what = "Redis " + host_port;
   std::uint32_t backoff_ms = k_redis_initial_backoff_ms;
   util::Status last;
   for (int attempt = 1; attempt <= k_redis_attempts; ++attempt) {
     net.info(what + ": attempt " + std::to_string(attempt) + " of " + std::to_string(k_redis_attempts));
-    auto listing = read_redis_catalog_once(endpoint, host_port, store_dir, cluster_id, net);
+    auto listing = read_redis_catalog_once(store, endpoint, host_port, store_dir, cluster_id, net);
     if (listing.ok() || listing.status().code() != util::StatusCode::unavailable) return listing;
     last = listing.status();
     std::string reason = last.message();

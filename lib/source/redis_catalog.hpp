@@ -24,11 +24,11 @@ struct RedisCatalogKeys {
 // The namespace resolution and key names above. `env_cluster_id` is $MC_STORE_CLUSTER_ID.
 [[nodiscard]] RedisCatalogKeys redis_catalog_keys(const std::string& cluster_id, const std::string& env_cluster_id);
 
-// Reads the catalog from Redis at `host_port`; descriptors from the store under `store_dir`.
+// Reads the catalog from Redis at `host_port`; descriptors from `store` under `store_dir`.
 // Up to 3 attempts (backoff 100 ms, doubled) on transport failures, each reported on net's hook.
 // Errors: unavailable (Redis unreachable, timed out, reset, a reply of the wrong type; the
 // message says which and how many attempts), invalid_argument (HOST:PORT).
-[[nodiscard]] util::Result<CatalogListing> read_redis_catalog(const std::string& host_port,
+[[nodiscard]] util::Result<CatalogListing> read_redis_catalog(ObjectStore& store, const std::string& host_port,
                                                               const std::string& store_dir,
                                                               const std::string& cluster_id,
                                                               const util::NetConfig& net = {});

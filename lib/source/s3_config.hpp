@@ -1,7 +1,7 @@
 // How the tools reach an S3 bucket, read the way a Mooncake master reads it (upstream
 // mooncake-common/src/environ.cpp): MOONCAKE_AWS_* variables, with the standard AWS_* variables
 // as the fallback for the credentials and the region. A tool may override each value with a flag
-// before it configures the backend. The secret never leaves this struct: describe() omits it.
+// before it opens the store. The secret never leaves this struct: describe() omits it.
 #pragma once
 
 #include <cstdint>

@@ -9,12 +9,27 @@
 
 #include "source/s3_url.hpp"
 #include "util/crc32c.hpp"
+#include "util/file_reader.hpp"
 
 namespace moonquota::source {
 
 using util::Status;
 
 namespace {
+
+constexpr std::uint64_t k_crc_read_bytes = 1 << 20;
+
+// The CRC32C (base64) of the whole file read from `file`'s current offset.
+util::Result<std::string> file_crc32c(util::FileReader& file) {
+  util::Crc32c crc;
+  std::string piece;
+  while (file.remaining() > 0) {
+    piece.clear();
+    MQ_RETURN_IF_ERROR(file.read_exact(std::min(k_crc_read_bytes, file.remaining()), &piece));
+    crc.update(piece);
+  }
+  return crc.base64();
+}
 
 // An object read front to back through ranged GETs that one background thread issues ahead of
 // the reader: at most `window` bytes downloaded and not yet consumed. Every byte consumed goes
@@ -241,6 +256,23 @@ std::optional<ObjectDetails> S3ObjectStore::details(const std::string& key) {
   out.server_crc32c = known->second.crc32c;
   if (auto read = m_read_crc32c.find(key); read != m_read_crc32c.end()) out.read_crc32c = read->second;
   return out;
+}
+
+util::Status S3ObjectStore::prepare(const std::string& prefix) {
+  MQ_ASSIGN_OR_RETURN(S3Location where, parse_s3_url(prefix));
+  return m_client.ensure_bucket(where.bucket);
+}
+
+util::Result<bool> S3ObjectStore::put_file(const std::string& key, const std::string& path) {
+  MQ_ASSIGN_OR_RETURN(S3Location where, parse_s3_url(key));
+  std::optional<std::string> crc;
+  {
+    util::FileReader file;
+    MQ_RETURN_IF_ERROR(file.open(path));
+    if (file.size() <= m_client.config().multipart_threshold) { MQ_ASSIGN_OR_RETURN(crc, file_crc32c(file)); }
+  }
+  MQ_RETURN_IF_ERROR(m_client.put_file(where, path, crc));
+  return crc.has_value();
 }
 
 }  // namespace moonquota::source

@@ -3,7 +3,8 @@
 // object through ranged GETs that a background thread downloads ahead of the reader, at most
 // S3Config::window_bytes ahead (the network and the decoders overlap, memory stays bounded).
 // Every byte a reader consumes in order from the start is CRC32C-checked against the server's
-// x-amz-checksum-crc32c when it sent one (integrity()).
+// x-amz-checksum-crc32c when it sent one (integrity()). Uploads (the write side) go through
+// S3Client::put_file.
 #pragma once
 
 #include <map>
@@ -11,12 +12,12 @@
 #include <mutex>
 #include <optional>
 
-#include "source/object_store.hpp"
 #include "source/s3_client.hpp"
+#include "source/writable_object_store.hpp"
 
 namespace moonquota::source {
 
-class S3ObjectStore final : public ObjectStore {
+class S3ObjectStore final : public WritableObjectStore {
  public:
   explicit S3ObjectStore(S3Config config, util::NetConfig net = {});
 
@@ -27,8 +28,11 @@ class S3ObjectStore final : public ObjectStore {
   [[nodiscard]] util::Result<std::uint64_t> size(const std::string& key) override;
   [[nodiscard]] util::Result<std::vector<std::string>> list(const std::string& prefix) override;
   [[nodiscard]] std::optional<ObjectDetails> details(const std::string& key) override;
-
-  [[nodiscard]] S3Client& client() { return m_client; }
+  // Creates the bucket of `prefix` unless it exists.
+  [[nodiscard]] util::Status prepare(const std::string& prefix) override;
+  // One PUT with the file's CRC32C up to S3Config::multipart_threshold (true), a multipart upload
+  // without a checksum above it (false).
+  [[nodiscard]] util::Result<bool> put_file(const std::string& key, const std::string& path) override;
 
  private:
   util::Result<S3ObjectInfo> info(const std::string& key, const S3Location& where);

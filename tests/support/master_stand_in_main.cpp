@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "quota/rebuild.hpp"
+#include "source/local_object_store.hpp"
 #include "support/master_stand_in.hpp"
 
 namespace mq = moonquota;
@@ -104,7 +105,8 @@ int main(int argc, char** argv) {
   request.restore.restore_time_ms = restore_time_ms;
   request.restore.charge_model = model == "live" ? mq::restore::ChargeModel::live : mq::restore::ChargeModel::restore;
   if (!policy.empty()) request.policy_file = policy;
-  auto rebuilt = mq::quota::run_rebuild(request);
+  mq::source::LocalObjectStore files;
+  auto rebuilt = mq::quota::run_rebuild(files, request);
   if (!rebuilt.ok()) {
     std::cerr << "master-stand-in: " << rebuilt.status().message() << "\n";
     return 3;

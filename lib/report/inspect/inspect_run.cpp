@@ -53,10 +53,10 @@ struct Prepared {
   restore::RestoreOptions restore;
 };
 
-util::Result<Prepared> prepare(const InspectRequest& request) {
+util::Result<Prepared> prepare(source::ObjectStore& store, const InspectRequest& request) {
   Prepared p;
   p.context.restore_time_ms = request.restore_time_ms;
-  MQ_ASSIGN_OR_RETURN(p.context.selected, inspect::select_snapshot(request.selection));
+  MQ_ASSIGN_OR_RETURN(p.context.selected, inspect::select_snapshot(store, request.selection));
   p.scan.restore_time_ms = p.context.restore_time_ms;
   p.scan.max_payload_bytes = request.max_payload_bytes;
   p.scan.progress = request.progress;
@@ -66,13 +66,14 @@ util::Result<Prepared> prepare(const InspectRequest& request) {
   return p;
 }
 
-void decide_verdict(Prepared& p, const restore::ScannedSnapshot& snap) {
-  p.context.verdict = inspect::master_verdict(p.context.selected, snap.master_rejection.value_or(""), p.restore);
+void decide_verdict(source::ObjectStore& store, Prepared& p, const restore::ScannedSnapshot& snap) {
+  p.context.verdict = inspect::master_verdict(store, p.context.selected, snap.master_rejection.value_or(""), p.restore);
   p.context.verdict.metadata_checked = snap.shards_decoded && !snap.stopped_early;
 }
 
-util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, std::ostream& out) {
-  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+util::Result<InspectOutcome> run_stats_command(source::ObjectStore& store, const InspectRequest& request,
+                                               std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
   const auto command = request.command;
   const auto format = request.format;
   const auto by = request.top_by == "charge" ? inspect::RankBy::charge : inspect::RankBy::size;
@@ -80,10 +81,10 @@ util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, st
     // Every shard is decoded although these reports do not list objects: the master's verdict
     // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
     MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
-                        naming_snapshot(restore::scan_snapshot(p.context.selected.snapshot_dir,
+                        naming_snapshot(restore::scan_snapshot(store, p.context.selected.snapshot_dir,
                                                                p.context.selected.snapshot_id, p.scan, {}),
                                         p.context.selected));
-    decide_verdict(p, snap);
+    decide_verdict(store, p, snap);
     if (command == InspectCommand::segments) render_segments(p.context, snap, format, out);
     if (command == InspectCommand::tasks) render_tasks(p.context, snap, format, out);
     return InspectOutcome{};
@@ -92,11 +93,12 @@ util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, st
   stats.biggest_per_tenant = command == InspectCommand::tenants ? request.biggest : 0;
   stats.top_objects = command == InspectCommand::top && request.top_what == "objects" ? request.top_n : 0;
   stats.rank_by = by;
-  MQ_ASSIGN_OR_RETURN(inspect::StatsScan scan, naming_snapshot(inspect::scan_stats(p.context.selected.snapshot_dir,
-                                                                                   p.context.selected.snapshot_id,
-                                                                                   p.scan, stats, request.threads),
-                                                               p.context.selected));
-  decide_verdict(p, scan.snapshot);
+  MQ_ASSIGN_OR_RETURN(
+      inspect::StatsScan scan,
+      naming_snapshot(inspect::scan_stats(store, p.context.selected.snapshot_dir, p.context.selected.snapshot_id,
+                                          p.scan, stats, request.threads),
+                      p.context.selected));
+  decide_verdict(store, p, scan.snapshot);
   if (command == InspectCommand::summary)
     render_summary(p.context, scan, inspect::summarize_snapshot(scan), format, out);
   if (command == InspectCommand::tenants) render_tenants(p.context, scan, format, out);
@@ -109,8 +111,9 @@ util::Result<InspectOutcome> run_stats_command(const InspectRequest& request, st
   return InspectOutcome{};
 }
 
-util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, std::ostream& out) {
-  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+util::Result<InspectOutcome> run_listing_command(source::ObjectStore& store, const InspectRequest& request,
+                                                 std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
   const bool dump = request.command == InspectCommand::dump;
   MQ_ASSIGN_OR_RETURN(inspect::ObjectFilter filter, dump ? util::Result<inspect::ObjectFilter>(inspect::ObjectFilter{})
                                                          : object_filter(request.filter));
@@ -121,27 +124,27 @@ util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, 
   const auto& sel = p.context.selected;
   MQ_ASSIGN_OR_RETURN(
       restore::ScannedSnapshot header,
-      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
-  decide_verdict(p, header);
+      naming_snapshot(restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+  decide_verdict(store, p, header);
   const auto format = request.format;
   p.scan.decode_tasks = false;
   if (dump) {
     begin_dump(p.context, header, format, out);
     bool first = true;
-    MQ_ASSIGN_OR_RETURN(
-        inspect::ListingResult listing,
-        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter, 0, request.threads,
-                                              [&](const inspect::ListedObject& o) {
-                                                write_dump_object(o, format, first, out);
-                                                first = false;
-                                              }),
-                        sel));
+    MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
+                        naming_snapshot(inspect::list_objects(store, sel.snapshot_dir, sel.snapshot_id, p.scan, filter,
+                                                              0, request.threads,
+                                                              [&](const inspect::ListedObject& o) {
+                                                                write_dump_object(o, format, first, out);
+                                                                first = false;
+                                                              }),
+                                        sel));
     end_dump(listing, format, out);
   } else {
     ObjectStreamWriter writer(format, out);
     writer.begin(p.context, header);
     MQ_ASSIGN_OR_RETURN(inspect::ListingResult listing,
-                        naming_snapshot(inspect::list_objects(sel.snapshot_dir, sel.snapshot_id, p.scan, filter,
+                        naming_snapshot(inspect::list_objects(store, sel.snapshot_dir, sel.snapshot_id, p.scan, filter,
                                                               request.limit, request.threads,
                                                               [&](const inspect::ListedObject& o) { writer.write(o); }),
                                         sel));
@@ -150,8 +153,8 @@ util::Result<InspectOutcome> run_listing_command(const InspectRequest& request, 
   return InspectOutcome{};
 }
 
-util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostream& out) {
-  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(request));
+util::Result<InspectOutcome> run_verify(source::ObjectStore& store, const InspectRequest& request, std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
   inspect::VerifyOptions options;
   options.scan = p.scan;
   options.threads = request.threads;
@@ -160,8 +163,9 @@ util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostr
   const auto& sel = p.context.selected;
   MQ_ASSIGN_OR_RETURN(
       inspect::VerifyResult result,
-      naming_snapshot(inspect::verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings), sel));
-  decide_verdict(p, result.snapshot);
+      naming_snapshot(inspect::verify_snapshot(store, sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings),
+                      sel));
+  decide_verdict(store, p, result.snapshot);
   render_verify(p.context, result, request.format, out);
   InspectOutcome outcome;
   outcome.found = result.failed();
@@ -169,7 +173,7 @@ util::Result<InspectOutcome> run_verify(const InspectRequest& request, std::ostr
   return outcome;
 }
 
-util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostream& out) {
+util::Result<InspectOutcome> run_diff(const InspectStores& stores, const InspectRequest& request, std::ostream& out) {
   if (request.selection.store_dir.empty()) {
     return Status::invalid_argument("diff needs --store (and --other-store for two stores)");
   }
@@ -187,17 +191,18 @@ util::Result<InspectOutcome> run_diff(const InspectRequest& request, std::ostrea
     a.snapshot = ids[0];
     b.snapshot = ids[1];
   }
-  auto side_a = inspect::select_snapshot(a);
+  source::ObjectStore& store_b = stores.other != nullptr ? *stores.other : stores.store;
+  auto side_a = inspect::select_snapshot(stores.store, a);
   if (!side_a.ok()) return side_a.status().with_context("snapshot A");
-  auto side_b = inspect::select_snapshot(b);
+  auto side_b = inspect::select_snapshot(store_b, b);
   if (!side_b.ok()) return side_b.status().with_context("snapshot B");
   inspect::DiffOptions options;
   options.scan.restore_time_ms = request.restore_time_ms;
   options.scan.max_payload_bytes = request.max_payload_bytes;
   options.scan.progress = request.progress;
   options.threads = request.threads;
-  const inspect::DiffSide da{side_a->snapshot_dir, side_a->snapshot_id};
-  const inspect::DiffSide db{side_b->snapshot_dir, side_b->snapshot_id};
+  const inspect::DiffSide da{stores.store, side_a->snapshot_dir, side_a->snapshot_id};
+  const inspect::DiffSide db{store_b, side_b->snapshot_dir, side_b->snapshot_id};
   DiffWriter writer(request.format, request.limit, out);
   writer.begin(da, db);
   MQ_ASSIGN_OR_RETURN(
@@ -230,7 +235,8 @@ Status check_survival_path(const InspectRequest& request) {
   return {};
 }
 
-util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::ostream& out) {
+util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const InspectRequest& request,
+                                          std::ostream& out) {
   // Flags first (exit 2 before the store is read).
   auto lease_model = restore::parse_lease_model(request.lease_model);
   if (!lease_model) {
@@ -241,7 +247,7 @@ util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::os
   MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
   InspectRequest selected_request = request;
   if (promote && selected_request.selection.snapshot.empty()) selected_request.selection.snapshot = "latest";
-  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(selected_request));
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, selected_request));
   const auto& sel = p.context.selected;
   // created_at comes from descriptor.txt, read before the points can be resolved; the header
   // read (segments included) is released before the shards are read.
@@ -250,7 +256,7 @@ util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::os
   header_options.decode_tasks = false;
   MQ_ASSIGN_OR_RETURN(
       restore::ScannedSnapshot header,
-      naming_snapshot(restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
+      naming_snapshot(restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
   std::optional<std::int64_t> created_at;
   if (header.descriptor) created_at = header.descriptor->created_at_ms;
   MQ_ASSIGN_OR_RETURN(
@@ -264,7 +270,7 @@ util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::os
     replay.until_seq = request.until_seq;
     MQ_ASSIGN_OR_RETURN(
         restore::PromoteSurvival survival,
-        restore::survive_promotion(selected_request.selection, request.oplog, p.restore, replay, options));
+        restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, options));
     p.context.verdict_applies = false;
     const SurvivalReport report =
         build_promote_survival_report(p.context, survival, points, *lease_model, *created_at, request.restore_time_ms);
@@ -274,9 +280,9 @@ util::Result<InspectOutcome> run_survival(const InspectRequest& request, std::os
   header = {};
   MQ_ASSIGN_OR_RETURN(
       restore::SurvivalScan scan,
-      naming_snapshot(restore::scan_survival(sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads),
-                      sel));
-  decide_verdict(p, scan.snapshot);
+      naming_snapshot(
+          restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads), sel));
+  decide_verdict(store, p, scan.snapshot);
   const SurvivalReport report =
       build_survival_report(p.context, scan, points, *lease_model, *created_at, request.restore_time_ms);
   render_survival(report, scan.snapshot, request.format, out);
@@ -315,14 +321,15 @@ util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& f) {
   return filter;
 }
 
-util::Result<InspectOutcome> run_inspect(const InspectRequest& request, std::ostream& out) {
+util::Result<InspectOutcome> run_inspect(const InspectStores& stores, const InspectRequest& request,
+                                         std::ostream& out) {
   switch (request.command) {
-    case InspectCommand::verify: return run_verify(request, out);
-    case InspectCommand::diff: return run_diff(request, out);
-    case InspectCommand::survival: return run_survival(request, out);
+    case InspectCommand::verify: return run_verify(stores.store, request, out);
+    case InspectCommand::diff: return run_diff(stores, request, out);
+    case InspectCommand::survival: return run_survival(stores.store, request, out);
     case InspectCommand::objects:
-    case InspectCommand::dump: return run_listing_command(request, out);
-    default: return run_stats_command(request, out);
+    case InspectCommand::dump: return run_listing_command(stores.store, request, out);
+    default: return run_stats_command(stores.store, request, out);
   }
 }
 

@@ -68,8 +68,16 @@ struct InspectOutcome {
   std::optional<std::uint64_t> spilled_bytes;  // verify: replica-id bytes spilled to the temp file
 };
 
+// The stores an inspection reads, resolved by the caller: `store` holds the selection (--store or
+// --snapshot-dir), `other` diff's --other-store (null: snapshot B is in `store` too).
+struct InspectStores {
+  source::ObjectStore& store;
+  source::ObjectStore* other = nullptr;
+};
+
 // Runs `request.command` and writes its report to `out`. Errors are those of the selection and
 // the scan (the report may then be incomplete: a streamed listing stops where it failed).
-[[nodiscard]] util::Result<InspectOutcome> run_inspect(const InspectRequest& request, std::ostream& out);
+[[nodiscard]] util::Result<InspectOutcome> run_inspect(const InspectStores& stores, const InspectRequest& request,
+                                                       std::ostream& out);
 
 }  // namespace moonquota::report

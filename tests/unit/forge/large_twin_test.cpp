@@ -12,6 +12,7 @@
 #include "forge_test_support.hpp"
 #include "format/msgpack_reader.hpp"
 #include "inspect/snapshot_diff.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::forge {
@@ -85,9 +86,11 @@ TEST(LargeTwin, KeepsTheObjectsAndSegmentsOfTheStoreWithoutTheAddedOnes) {
   inspect::DiffOptions diff_options;
   diff_options.threads = 2;
   auto d = inspect::diff_snapshots(
-      {base + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123", "20260822_051200_123"},
-      {twin + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123", "20260822_051200_123"}, diff_options,
-      [](const inspect::ObjectChange&) {});
+      {test::local_files(), base + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123",
+       "20260822_051200_123"},
+      {test::local_files(), twin + "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123",
+       "20260822_051200_123"},
+      diff_options, [](const inspect::ObjectChange&) {});
   ASSERT_TRUE(d.ok()) << d.status().to_string();
   EXPECT_EQ(d->counts.added, 200u);
   EXPECT_EQ(d->counts.removed, 0u);

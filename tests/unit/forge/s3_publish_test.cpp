@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "source/s3_client.hpp"
+#include "source/s3_object_store.hpp"
 #include "support/run_tool.hpp"
 #include "support/s3_test_env.hpp"
 #include "support/snapshot_test_support.hpp"
@@ -89,11 +90,12 @@ TEST(S3Publish, UploadsInTheMastersOrderWithTheLocalKeys) {
     std::lock_guard lock(mutex);
     puts.push_back(line.substr(4, line.find(' ', 4) - 4));
   };
-  source::S3Client client(test::s3_test_config(endpoint), net);
+  source::S3ObjectStore store(test::s3_test_config(endpoint), net);
+  source::S3Client client(test::s3_test_config(endpoint), {});
   const std::string bucket = test::fresh_bucket("publish");
   const std::string url = "s3://" + bucket + "/copies/sample";
-  ASSERT_TRUE(prepare_s3_destination(client, url, false).ok());
-  auto summary = publish_store_to_s3(client, request.out_dir, url);
+  ASSERT_TRUE(prepare_s3_destination(store, url, false).ok());
+  auto summary = publish_store_to_s3(store, request.out_dir, url);
   ASSERT_TRUE(summary.ok()) << summary.status().message();
 
   const auto local = files_below(request.out_dir);
@@ -118,20 +120,21 @@ TEST(S3Publish, UploadsInTheMastersOrderWithTheLocalKeys) {
 
 TEST(S3Publish, ANonEmptyPrefixIsRefusedWithoutForce) {
   MQ_REQUIRE_S3(endpoint);
+  source::S3ObjectStore store(test::s3_test_config(endpoint), {});
   source::S3Client client(test::s3_test_config(endpoint), {});
   const std::string bucket = test::fresh_bucket("refuse");
-  ASSERT_TRUE(prepare_s3_destination(client, "s3://" + bucket + "/p", false).ok()) << "creates the bucket";
+  ASSERT_TRUE(prepare_s3_destination(store, "s3://" + bucket + "/p", false).ok()) << "creates the bucket";
   ASSERT_TRUE(client.put({bucket, "p/mooncake_master_snapshot/c/latest.txt"}, "x").ok());
   ASSERT_TRUE(client.put({bucket, "p/mooncake_master_snapshot/c/old/metadata"}, "y").ok());
-  util::Status refused = prepare_s3_destination(client, "s3://" + bucket + "/p", false);
+  util::Status refused = prepare_s3_destination(store, "s3://" + bucket + "/p", false);
   EXPECT_EQ(refused.code(), util::StatusCode::invalid_argument);
   EXPECT_EQ(refused.message(), "output 's3://" + bucket + "/p' is not empty: 2 objects below s3://" + bucket +
                                    "/p/mooncake_master_snapshot/ (use --force to overwrite its snapshot store)");
-  EXPECT_TRUE(prepare_s3_destination(client, "s3://" + bucket + "/p", true).ok());
+  EXPECT_TRUE(prepare_s3_destination(store, "s3://" + bucket + "/p", true).ok());
   // Other prefixes and other keys do not count.
-  EXPECT_TRUE(prepare_s3_destination(client, "s3://" + bucket + "/q", false).ok());
+  EXPECT_TRUE(prepare_s3_destination(store, "s3://" + bucket + "/q", false).ok());
   ASSERT_TRUE(client.put({bucket, "r/notes.txt"}, "z").ok());
-  EXPECT_TRUE(prepare_s3_destination(client, "s3://" + bucket + "/r", false).ok());
+  EXPECT_TRUE(prepare_s3_destination(store, "s3://" + bucket + "/r", false).ok());
 }
 
 TEST(S3Publish, SnapshotForgeToS3) {

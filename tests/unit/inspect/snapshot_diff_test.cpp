@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::inspect {
@@ -16,8 +17,8 @@ util::Result<DiffResult> diff(const std::string& a, const std::string& b, unsign
   DiffOptions options;
   options.scan.restore_time_ms = 1787375520123ULL;
   options.threads = threads;
-  const DiffSide sa{test::source_path(a), a.substr(a.size() - 19)};
-  const DiffSide sb{test::source_path(b), b.substr(b.size() - 19)};
+  const DiffSide sa{test::local_files(), test::source_path(a), a.substr(a.size() - 19)};
+  const DiffSide sb{test::local_files(), test::source_path(b), b.substr(b.size() - 19)};
   return diff_snapshots(sa, sb, options, [&](const ObjectChange& c) { changes.push_back(c); });
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "source/redis_catalog.hpp"
+#include "support/local_store.hpp"
 #include "support/redis_command.hpp"
 #include "support/service_env.hpp"
 
@@ -34,7 +35,7 @@ TEST(SnapshotSelect, EmbeddedLatestIsTheFirstCandidate) {
   restore::StoreSelection sel;
   sel.store_dir = store.string();
   sel.cluster_id = "c1";
-  auto r = select_snapshot(sel);
+  auto r = select_snapshot(test::local_files(), sel);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->snapshot_id, "20260102_000000_001");
   EXPECT_TRUE(r->from_catalog_latest);
@@ -45,7 +46,7 @@ TEST(SnapshotSelect, RedisCatalogWithoutAnAddressIsAUsageError) {
   restore::StoreSelection sel;
   sel.store_dir = "/nonexistent";
   sel.catalog = "redis";
-  EXPECT_EQ(select_snapshot(sel).status().code(), util::StatusCode::invalid_argument);
+  EXPECT_EQ(select_snapshot(test::local_files(), sel).status().code(), util::StatusCode::invalid_argument);
 }
 
 TEST(SnapshotSelect, RedisCatalogLatestWinsOverTheEmbeddedOne) {
@@ -62,7 +63,7 @@ TEST(SnapshotSelect, RedisCatalogLatestWinsOverTheEmbeddedOne) {
   sel.cluster_id = cluster;
   sel.catalog = "redis";
   sel.redis = endpoint;
-  auto r = select_snapshot(sel);
+  auto r = select_snapshot(test::local_files(), sel);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->snapshot_id, "20260101_000000_001");  // Redis says so, latest.txt says otherwise
   ASSERT_FALSE(r->candidates.empty());
@@ -77,7 +78,7 @@ TEST(SnapshotSelect, RedisDownIsUnavailable) {
   sel.cluster_id = "c2";
   sel.catalog = "redis";
   sel.redis = "127.0.0.1:1";  // nothing listens on port 1
-  EXPECT_EQ(select_snapshot(sel).status().code(), util::StatusCode::unavailable);
+  EXPECT_EQ(select_snapshot(test::local_files(), sel).status().code(), util::StatusCode::unavailable);
   fs::remove_all(store);
 }
 

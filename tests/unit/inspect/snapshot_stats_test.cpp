@@ -6,6 +6,7 @@
 
 #include "inspect/object_listing.hpp"
 #include "inspect/snapshot_select.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::inspect {
@@ -16,7 +17,7 @@ constexpr std::uint64_t k_restore_time = 1787375520123ULL;
 SelectedSnapshot sample() {
   restore::StoreSelection sel;
   sel.store_dir = test::source_path("snapshots/sample/store");
-  auto s = select_snapshot(sel);
+  auto s = select_snapshot(test::local_files(), sel);
   EXPECT_TRUE(s.ok()) << s.status().message();
   return *s;
 }
@@ -27,7 +28,7 @@ StatsScan stats(unsigned threads, std::size_t top = 5) {
   options.restore_time_ms = k_restore_time;
   StatsOptions stats_options;
   stats_options.top_objects = top;
-  auto scan = scan_stats(sel.snapshot_dir, sel.snapshot_id, options, stats_options, threads);
+  auto scan = scan_stats(test::local_files(), sel.snapshot_dir, sel.snapshot_id, options, stats_options, threads);
   EXPECT_TRUE(scan.ok()) << scan.status().message();
   return std::move(scan).value();
 }
@@ -83,7 +84,7 @@ TEST(SnapshotStats, HistogramBuckets) {
 std::vector<std::string> listing(unsigned threads, const ObjectFilter& filter, std::uint64_t limit) {
   const auto sel = sample();
   std::vector<std::string> keys;
-  auto r = list_objects(sel.snapshot_dir, sel.snapshot_id, {}, filter, limit, threads,
+  auto r = list_objects(test::local_files(), sel.snapshot_dir, sel.snapshot_id, {}, filter, limit, threads,
                         [&](const ListedObject& o) { keys.push_back(o.record.tenant_id + "/" + o.record.key); });
   EXPECT_TRUE(r.ok()) << r.status().message();
   return keys;

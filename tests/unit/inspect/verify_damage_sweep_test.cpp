@@ -12,6 +12,7 @@
 
 #include "inspect/verify.hpp"
 #include "restore/snapshot_reader.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/zstd_codec.hpp"
 
@@ -52,10 +53,10 @@ class InspectSweep : public ::testing::TestWithParam<Store> {
     options.scan.restore_time_ms = 1787375520123ULL;
     options.threads = 1;
     options.temp_dir = m_tmp.str();
-    auto v = verify_snapshot(dir().string(), GetParam().snapshot_id, options, {});
+    auto v = verify_snapshot(test::local_files(), dir().string(), GetParam().snapshot_id, options, {});
     restore::ScanOptions dump;
     dump.keep_allocator_blobs = true;
-    auto d = restore::scan_snapshot(dir().string(), GetParam().snapshot_id, dump, {nullptr});
+    auto d = restore::scan_snapshot(test::local_files(), dir().string(), GetParam().snapshot_id, dump, {nullptr});
     EXPECT_NE(d.ok() ? util::StatusCode::ok : d.status().code(), util::StatusCode::internal) << d.status().message();
     EXPECT_EQ(v.ok(), d.ok()) << "verify and the dump scan disagree: "
                               << (v.ok() ? d.status().message() : v.status().message());

@@ -10,6 +10,7 @@
 #include "format/segments_encoder.hpp"
 #include "inspect/allocator_check.hpp"
 #include "inspect/snapshot_select.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/atomic_file.hpp"
 
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 SelectedSnapshot select_store(const std::string& store) {
   restore::StoreSelection sel;
   sel.store_dir = store;
-  auto s = select_snapshot(sel);
+  auto s = select_snapshot(test::local_files(), sel);
   EXPECT_TRUE(s.ok()) << s.status().message();
   return *s;
 }
@@ -31,7 +32,7 @@ util::Result<VerifyResult> verify_store(const std::string& store, unsigned threa
   VerifyOptions options;
   options.scan.restore_time_ms = 1787375520123ULL;
   options.threads = threads;
-  return verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
+  return verify_snapshot(test::local_files(), sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
 }
 
 TEST(Verify, SampleStorePasses) {
@@ -174,7 +175,7 @@ util::Result<restore::ScannedSnapshot> scan_sample_segments() {
   restore::ScanOptions options;
   options.keep_allocator_blobs = true;
   options.decode_shards = false;
-  return restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, options, {});
+  return restore::scan_snapshot(test::local_files(), sel.snapshot_dir, sel.snapshot_id, options, {});
 }
 
 // A MEMORY replica of 100 bytes on `segment_key` at `address` with the handle {address, 100,
@@ -282,7 +283,7 @@ TEST(Verify, ManyHandleFindingsAreListedWhateverTheThreads) {
   restore::ScanOptions scan;
   scan.keep_allocator_blobs = true;
   scan.decode_shards = false;
-  auto snap = restore::scan_snapshot(sel.snapshot_dir, sel.snapshot_id, scan, {});
+  auto snap = restore::scan_snapshot(test::local_files(), sel.snapshot_dir, sel.snapshot_id, scan, {});
   ASSERT_TRUE(snap.ok()) << snap.status().message();
   std::size_t moved = 0;
   for (auto& ms : snap->segments.mounted) {
@@ -303,7 +304,7 @@ TEST(Verify, ManyHandleFindingsAreListedWhateverTheThreads) {
     VerifyOptions options;
     options.threads = threads;
     options.findings_per_rule = 100000;
-    auto r = verify_snapshot(sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
+    auto r = verify_snapshot(test::local_files(), sel.snapshot_dir, sel.snapshot_id, options, sel.catalog_findings);
     ASSERT_TRUE(r.ok()) << r.status().message();
     const std::uint64_t count = r->findings.counts().at("handle-offset").count;
     EXPECT_GE(count, moved);

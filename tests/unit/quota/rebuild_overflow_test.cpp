@@ -5,6 +5,7 @@
 #include <string>
 
 #include "quota/rebuild.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::quota {
@@ -28,7 +29,7 @@ class RebuildOverflow : public ::testing::Test {
     RebuildRequest request;
     request.selection.store_dir = m_tmp.str();
     request.restore.restore_time_ms = 1800000000000ULL;
-    return run_rebuild(request);
+    return run_rebuild(test::local_files(), request);
   }
   test::TempDir m_tmp;
 };

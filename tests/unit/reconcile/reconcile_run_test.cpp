@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/local_store.hpp"
 #include "support/run_tool.hpp"
 
 namespace moonquota::reconcile {
@@ -34,7 +35,7 @@ void expect_all_in_balance(const ReconcileReport& report) {
 TEST(GenuineLive, InBalanceFromTheJsonList) {
   auto r = genuine_request();
   r.live.list_files = {testing::source_path(k_r1 + "api_list.json")};
-  auto report = run_reconcile(r);
+  auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
   ASSERT_TRUE(report->metadata_age_ms.has_value());
@@ -44,7 +45,7 @@ TEST(GenuineLive, InBalanceFromTheJsonList) {
 TEST(GenuineLive, InBalanceFromMetricsAlone) {
   auto r = genuine_request();
   r.live.metrics_files = {testing::source_path(k_r1 + "metrics.txt")};
-  auto report = run_reconcile(r);
+  auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
   EXPECT_EQ(report->live.capacity_bytes, 10485760u);
@@ -54,7 +55,7 @@ TEST(GenuineLive, InBalanceFromBoth) {
   auto r = genuine_request();
   r.live.list_files = {testing::source_path(k_r1 + "api_list.json")};
   r.live.metrics_files = {testing::source_path(k_r1 + "metrics.txt")};
-  auto report = run_reconcile(r);
+  auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
   for (const auto& d : report->tenants) EXPECT_EQ(d.live->readings_present, 2u);
@@ -63,12 +64,12 @@ TEST(GenuineLive, InBalanceFromBoth) {
 TEST(GenuineLive, PreActivationResponsesCannotBeReconciled) {
   auto r = genuine_request();
   r.live.list_files = {testing::source_path(k_r1 + "pre_activation/api_list.json")};
-  auto list = run_reconcile(r);
+  auto list = run_reconcile(test::local_files(), r);
   ASSERT_FALSE(list.ok());
   EXPECT_EQ(list.status().code(), util::StatusCode::unavailable);
   auto m = genuine_request();
   m.live.metrics_files = {testing::source_path(k_r1 + "pre_activation/metrics.txt")};
-  auto metrics = run_reconcile(m);
+  auto metrics = run_reconcile(test::local_files(), m);
   ASSERT_FALSE(metrics.ok());
   EXPECT_EQ(metrics.status().code(), util::StatusCode::unsupported);
 }
@@ -77,7 +78,7 @@ TEST(GenuineLive, MetadataErrorsComeFirst) {
   auto r = genuine_request();
   r.metadata.policy_file = "/nonexistent/policy.yaml";
   r.live.master_urls = {"http://127.0.0.1:1"};
-  auto report = run_reconcile(r);
+  auto report = run_reconcile(test::local_files(), r);
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().code(), util::StatusCode::unavailable) << "no request is made for refused metadata";
 }

@@ -17,6 +17,7 @@
 
 #include "reconcile/reconcile_run.hpp"
 #include "report/reconcile/reconcile_markdown.hpp"
+#include "support/local_store.hpp"
 #include "support/run_tool.hpp"
 
 namespace moonquota::report {
@@ -123,7 +124,7 @@ class MarkdownRendered : public ::testing::Test {
     r.metadata.policy_file = testing::source_path(r1 + "policy.yaml");
     r.metadata.restore.restore_time_ms = 1795956296529;
     r.live.list_files = {live.string()};
-    auto report = reconcile::run_reconcile(r);
+    auto report = reconcile::run_reconcile(test::local_files(), r);
     ASSERT_TRUE(report.ok()) << report.status().message();
     std::ostringstream md;
     render_reconcile_markdown(*report, nullptr, md);

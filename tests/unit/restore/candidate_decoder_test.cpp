@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -38,7 +39,7 @@ class CandidateDecoder : public ::testing::Test {
     options.fixed_master = fixed_master;
     options.threads = threads;
     options.charge_model = model;
-    return decode_candidate(dir().string(), k_id, options);
+    return decode_candidate(test::local_files(), dir().string(), k_id, options);
   }
   test::TempDir m_tmp;
 };
@@ -46,7 +47,8 @@ class CandidateDecoder : public ::testing::Test {
 TEST_F(CandidateDecoder, GenuineS1MatchesTheRealMaster) {
   RestoreOptions options;
   options.restore_time_ms = test::k_s1_restore_time_ms;
-  auto state = decode_candidate(test::cluster_root(test::source_path(test::k_s1.store)) + "/" + test::k_s1.snapshot_id,
+  auto state = decode_candidate(test::local_files(),
+                                test::cluster_root(test::source_path(test::k_s1.store)) + "/" + test::k_s1.snapshot_id,
                                 test::k_s1.snapshot_id, options);
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->objects, 4u);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "restore/restore_path.hpp"
+#include "support/local_store.hpp"
 #include "support/run_tool.hpp"
 #include "support/snapshot_test_support.hpp"
 
@@ -41,12 +42,12 @@ class Corruption : public ::testing::Test {
   std::string rejection() {
     RestoreOptions options;
     options.restore_time_ms = test::k_s7_restore_time_ms;
-    auto state = decode_candidate(snapshot_dir().string(), test::k_s7.snapshot_id, options);
+    auto state = decode_candidate(test::local_files(), snapshot_dir().string(), test::k_s7.snapshot_id, options);
     EXPECT_FALSE(state.ok()) << "the damaged candidate was restored";
     if (state.ok()) return {};
     StoreSelection selection;
     selection.store_dir = store().string();
-    auto outcome = restore_master(selection, options);
+    auto outcome = restore_master(test::local_files(), selection, options);
     EXPECT_TRUE(outcome.ok()) << outcome.status().message();
     if (outcome.ok()) {
       EXPECT_FALSE(outcome->state.has_value());
@@ -68,7 +69,7 @@ class Corruption : public ::testing::Test {
 TEST_F(Corruption, PristineCopyRestores) {
   RestoreOptions options;
   options.restore_time_ms = test::k_s7_restore_time_ms;
-  auto state = decode_candidate(snapshot_dir().string(), test::k_s7.snapshot_id, options);
+  auto state = decode_candidate(test::local_files(), snapshot_dir().string(), test::k_s7.snapshot_id, options);
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_TRUE(state->tenants.at("default").charged_bytes == 1024);
   EXPECT_EQ(shard_raw().size(), 155u);
@@ -185,7 +186,7 @@ TEST_F(Corruption, SkippedObjectDoesNotRejectButIsUndecodable) {
   replace_shard(raw);
   RestoreOptions options;
   options.restore_time_ms = test::k_s7_restore_time_ms;
-  auto state = decode_candidate(snapshot_dir().string(), test::k_s7.snapshot_id, options);
+  auto state = decode_candidate(test::local_files(), snapshot_dir().string(), test::k_s7.snapshot_id, options);
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->objects, 0u);
   EXPECT_EQ(state->dropped.undecodable, 1u);
@@ -263,7 +264,7 @@ TEST_F(Corruption, DescriptorDamagedMakesTheStoreEmpty) {
   selection.store_dir = store().string();
   RestoreOptions options;
   options.restore_time_ms = test::k_s7_restore_time_ms;
-  auto outcome = restore_master(selection, options);
+  auto outcome = restore_master(test::local_files(), selection, options);
   ASSERT_TRUE(outcome.ok());
   EXPECT_TRUE(outcome->attempts.empty());  // neither latest nor listed
   EXPECT_EQ(outcome->empty_reason, "the catalog holds no snapshot candidate");

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -33,7 +34,7 @@ util::Result<PromoteSurvival> run(const Store& store, std::vector<std::uint64_t>
   SurvivalOptions survival;
   survival.lease_model = lease;
   for (auto d : delays_ms) survival.points_ms.push_back(k_c + d);
-  return survive_promotion(selection, oplog, options, ReplayOptions{}, survival);
+  return survive_promotion(test::local_files(), selection, oplog, options, ReplayOptions{}, survival);
 }
 
 void expect_amount(const std::map<std::string, SurvivalAmount, std::less<>>& amounts, const std::string& tenant,
@@ -144,7 +145,7 @@ TEST(PromoteSurvival, MissingOpLogFileIsAnError) {
   oplog.file = test::source_path("snapshots/survival-promote/no-such-oplog.jsonl");
   SurvivalOptions survival;
   survival.points_ms = {k_c};
-  auto s = survive_promotion(selection, oplog, RestoreOptions{}, ReplayOptions{}, survival);
+  auto s = survive_promotion(test::local_files(), selection, oplog, RestoreOptions{}, ReplayOptions{}, survival);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.status().message().find("no-such-oplog.jsonl"), std::string::npos) << s.status().message();
 }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -33,7 +34,7 @@ class RestorePath : public ::testing::Test {
     if (selection.store_dir.empty() && selection.snapshot_dir.empty()) selection.store_dir = m_tmp.str();
     RestoreOptions options;
     options.restore_time_ms = k_restore_time_ms;
-    return restore_master(selection, options);
+    return restore_master(test::local_files(), selection, options);
   }
   test::TempDir m_tmp;
 };
@@ -184,7 +185,7 @@ TEST_F(RestorePath, MemoryGuardStopsTheWalkInsteadOfFallingBack) {
   RestoreOptions options;
   options.restore_time_ms = k_restore_time_ms;
   options.max_payload_bytes = 64;  // the segments payload is larger: our limit, not a master rejection
-  auto outcome = restore_master(selection, options);
+  auto outcome = restore_master(test::local_files(), selection, options);
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().code(), util::StatusCode::limit_exceeded);
   EXPECT_NE(outcome.status().message().find("raise --max-payload-bytes"), std::string::npos);

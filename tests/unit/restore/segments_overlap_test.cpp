@@ -11,7 +11,9 @@
 
 #include "format/canonical_entry.hpp"
 #include "format/shard_decoder.hpp"
+#include "restore/scan_hooks.hpp"
 #include "restore/snapshot_reader.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -54,8 +56,10 @@ util::Result<ScannedSnapshot> scan(const std::string& dir, const std::string& id
   ScanOptions options;
   options.restore_time_ms = restore_time_ms;
   options.overlap_segments = overlap;
-  options.speculate_every_shard = every_shard;
-  return scan_snapshot(dir, id, options, std::vector<ShardAnalyzer*>(threads, nullptr));
+  ScanHooks hooks;
+  hooks.speculate_every_shard = every_shard;
+  return scan_snapshot_with_hooks(test::local_files(), dir, id, options, std::vector<ShardAnalyzer*>(threads, nullptr),
+                                  hooks);
 }
 
 // The scan with the overlap (every shard speculative, or whatever the timing gives)

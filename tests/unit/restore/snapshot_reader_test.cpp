@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "restore/candidate_decoder.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -36,7 +37,7 @@ ScannedSnapshot expect_scan(const SnapshotDir& s, std::uint64_t restore_time_ms,
   ScanOptions options;
   options.restore_time_ms = restore_time_ms;
   options.descriptor_finding = false;
-  auto scanned = scan_snapshot(s.dir, s.id, options, {nullptr, nullptr});
+  auto scanned = scan_snapshot(test::local_files(), s.dir, s.id, options, {nullptr, nullptr});
   if (!scanned.ok()) {
     error = scanned.status();
     return {};
@@ -56,7 +57,7 @@ TEST(SnapshotReader, TheCandidateDecoderReportsTheReadersVerdictOnEveryGoldenSna
       RestoreOptions options;
       options.restore_time_ms = restore_time_ms;
       options.threads = 2;
-      auto candidate = decode_candidate(s.dir, s.id, options);
+      auto candidate = decode_candidate(test::local_files(), s.dir, s.id, options);
       if (!scan_error.ok()) {
         ++rejected_bytes;
         ASSERT_FALSE(candidate.ok());
@@ -72,7 +73,7 @@ TEST(SnapshotReader, TheCandidateDecoderReportsTheReadersVerdictOnEveryGoldenSna
         EXPECT_EQ(*snap.master_rejection,
                   non_ok_segment_reason(*snap.non_ok_segment) + ", so the master rejects this snapshot");
         options.fixed_master = true;
-        candidate = decode_candidate(s.dir, s.id, options);
+        candidate = decode_candidate(test::local_files(), s.dir, s.id, options);
       } else {
         ++restored;
         EXPECT_TRUE(snap.metadata_checked());
@@ -104,11 +105,11 @@ TEST(SnapshotReader, AHeaderOnlyReadHasNotCheckedTheMetadata) {
                       "20260822_051200_123"};
   ScanOptions header;
   header.decode_shards = false;
-  auto snap = scan_snapshot(s.dir, s.id, header, {nullptr});
+  auto snap = scan_snapshot(test::local_files(), s.dir, s.id, header, {nullptr});
   ASSERT_TRUE(snap.ok()) << snap.status().message();
   EXPECT_FALSE(snap->metadata_checked()) << "the corrupt shard was never decompressed: no verdict of 'restores'";
   ScanOptions full;
-  auto checked = scan_snapshot(s.dir, s.id, full, {nullptr});
+  auto checked = scan_snapshot(test::local_files(), s.dir, s.id, full, {nullptr});
   ASSERT_FALSE(checked.ok());
   EXPECT_NE(checked.status().message().find("shard 963"), std::string::npos) << checked.status().message();
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "restore/promotion_validation.hpp"
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -27,7 +28,7 @@ class StandbyLoaderTest : public ::testing::Test {
     options.restore_time_ms = now_ms;
     options.threads = threads;
     options.charge_model = model;
-    return load_standby_snapshot(m_snapshot, test::k_s1.snapshot_id, options, m_store);
+    return load_standby_snapshot(test::local_files(), m_snapshot, test::k_s1.snapshot_id, options, m_store);
   }
   test::TempDir m_dir;
   std::string m_snapshot;

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::restore {
@@ -145,8 +146,8 @@ TEST(Survival, ScanWithADuplicateShardBlobCountsTheLastOne) {
   test::write_snapshot(tmp.path(), id,
                        test::snapshot_files(id, shards, test::make_segments_payload({{"3-4", "seg-a"}})));
   for (unsigned threads : {1U, 2U}) {
-    auto scan =
-        scan_survival((tmp.path() / id).string(), id, ScanOptions{}, {{1000, 2000}, LeaseModel::upstream}, threads);
+    auto scan = scan_survival(test::local_files(), (tmp.path() / id).string(), id, ScanOptions{},
+                              {{1000, 2000}, LeaseModel::upstream}, threads);
     ASSERT_TRUE(scan.ok()) << scan.status().message();
     EXPECT_EQ(scan->snapshot.duplicate_shard_blobs, 1u);
     const auto& t = scan->tenants.at("t");

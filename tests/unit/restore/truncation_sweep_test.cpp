@@ -14,6 +14,7 @@
 #include "format/segments_decoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "restore/restore_path.hpp"
+#include "support/local_store.hpp"
 #include "support/segments_stream_support.hpp"
 #include "support/snapshot_test_support.hpp"
 #include "util/file_reader.hpp"
@@ -61,7 +62,7 @@ class Sweep : public ::testing::TestWithParam<test::GenuineSnapshot> {
 TEST_P(Sweep, EveryTruncatedPayloadIsRejectedWithAMessage) {
   for (const char* name : {"metadata", "segments", "task_manager"}) {
     for_each_truncation(snapshot_dir() / name, [&](std::size_t cut) {
-      auto state = decode_candidate(snapshot_dir().string(), GetParam().snapshot_id, m_options);
+      auto state = decode_candidate(test::local_files(), snapshot_dir().string(), GetParam().snapshot_id, m_options);
       ASSERT_FALSE(state.ok()) << name << " cut at " << cut << " was accepted";
       ASSERT_FALSE(state.status().message().empty()) << name << " cut at " << cut;
       ASSERT_NE(state.status().code(), util::StatusCode::internal) << state.status().message();
@@ -77,7 +78,7 @@ TEST_P(Sweep, EveryTruncatedTextFileKeepsTheRestorePathWellDefined) {
   const fs::path latest = fs::path(test::cluster_root(store())) / "latest.txt";
   for (const fs::path& path : {snapshot_dir() / "manifest.txt", snapshot_dir() / "descriptor.txt", latest}) {
     for_each_truncation(path, [&](std::size_t cut) {
-      auto outcome = restore_master(selection, m_options);
+      auto outcome = restore_master(test::local_files(), selection, m_options);
       ASSERT_TRUE(outcome.ok()) << path << " cut at " << cut << ": " << outcome.status().message();
       if (outcome->state) {
         EXPECT_EQ(outcome->state->snapshot_id, GetParam().snapshot_id);

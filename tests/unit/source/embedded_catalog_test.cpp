@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
 namespace moonquota::source {
@@ -27,7 +28,7 @@ class EmbeddedCatalog : public ::testing::Test {
   }
   void set_latest(const std::string& text) { write_file(root() / "latest.txt", text); }
   CatalogListing read() {
-    auto listing = read_embedded_catalog(m_tmp.str(), "mooncake_cluster");
+    auto listing = read_embedded_catalog(test::local_files(), m_tmp.str(), "mooncake_cluster");
     EXPECT_TRUE(listing.ok()) << listing.status().message();
     return listing.ok() ? *listing : CatalogListing{};
   }
@@ -41,7 +42,7 @@ TEST_F(EmbeddedCatalog, RootPathHasClusterLevelOnlyWhenNonEmpty) {
 }
 
 TEST_F(EmbeddedCatalog, MissingRootIsNotFound) {
-  auto listing = read_embedded_catalog(m_tmp.str(), "other_cluster");
+  auto listing = read_embedded_catalog(test::local_files(), m_tmp.str(), "other_cluster");
   ASSERT_FALSE(listing.ok());
   EXPECT_EQ(listing.status().code(), util::StatusCode::not_found);
   EXPECT_NE(listing.status().message().find("mooncake_master_snapshot/other_cluster/"), std::string::npos);
@@ -175,18 +176,18 @@ TEST_F(EmbeddedCatalog, LatestNotInListingIsStillTheFirstCandidate) {
 
 TEST_F(EmbeddedCatalog, EmptyClusterIdUsesTheBareRoot) {
   write_file(m_tmp.path() / "mooncake_master_snapshot" / "20260822_041200_123" / "descriptor.txt", "0|0|1");
-  auto listing = read_embedded_catalog(m_tmp.str(), "");
+  auto listing = read_embedded_catalog(test::local_files(), m_tmp.str(), "");
   ASSERT_TRUE(listing.ok()) << listing.status().message();
   EXPECT_EQ(listing->listed, Ids{"20260822_041200_123"});
 }
 
 TEST_F(EmbeddedCatalog, ReadDescriptorParsesAndReportsMissing) {
   publish("20260822_041200_123", "5|-2|1787375520123");
-  auto d = read_descriptor((root() / "20260822_041200_123").string());
+  auto d = read_descriptor(test::local_files(), (root() / "20260822_041200_123").string());
   ASSERT_TRUE(d.ok()) << d.status().message();
   EXPECT_EQ(d->last_included_seq, 5u);
   EXPECT_EQ(d->producer_view_version, -2);
-  auto missing = read_descriptor((root() / "20990101_000000_000").string());
+  auto missing = read_descriptor(test::local_files(), (root() / "20990101_000000_000").string());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), util::StatusCode::not_found);
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "source/redis_catalog.hpp"
+#include "support/local_store.hpp"
 #include "support/master_stand_in_process.hpp"
 #include "support/redis_command.hpp"
 #include "support/service_env.hpp"
@@ -44,18 +45,18 @@ TEST(RedisCatalog, LatestAndListNewestFirstSkippingInvalidAndDescriptorless) {
   redis(endpoint, {"ZADD", keys.index, "20260101000000001", "20260101_000000_001", "20260102000000001",
                    "20260102_000000_001", "20260103000000001", "20260103_000000_001", "1", "not-an-id"});
   redis(endpoint, {"SET", keys.latest, " 20260102_000000_001\n"});
-  auto listing = read_redis_catalog(endpoint, store.string(), cluster);
+  auto listing = read_redis_catalog(test::local_files(), endpoint, store.string(), cluster);
   ASSERT_TRUE(listing.ok()) << listing.status().message();
   EXPECT_EQ(listing->latest.value_or(""), "20260102_000000_001");
   EXPECT_EQ(listing->listed, (std::vector<std::string>{"20260102_000000_001", "20260101_000000_001"}));
   EXPECT_EQ(listing->findings.size(), 2u);
   redis(endpoint, {"SET", keys.latest, "20260103_000000_001"});
-  listing = read_redis_catalog(endpoint, store.string(), cluster);
+  listing = read_redis_catalog(test::local_files(), endpoint, store.string(), cluster);
   ASSERT_TRUE(listing.ok());
   EXPECT_FALSE(listing->latest.has_value());
   EXPECT_NE(listing->latest_error.find("PERSISTENT_FAIL"), std::string::npos);
   redis(endpoint, {"DEL", keys.latest});
-  listing = read_redis_catalog(endpoint, store.string(), cluster);
+  listing = read_redis_catalog(test::local_files(), endpoint, store.string(), cluster);
   ASSERT_TRUE(listing.ok());
   EXPECT_FALSE(listing->latest.has_value());
   EXPECT_TRUE(listing->latest_error.empty());
@@ -63,7 +64,8 @@ TEST(RedisCatalog, LatestAndListNewestFirstSkippingInvalidAndDescriptorless) {
 }
 
 TEST(RedisCatalog, UnreachableIsUnavailable) {
-  EXPECT_EQ(read_redis_catalog("127.0.0.1:1", "/nonexistent", "c").status().code(), util::StatusCode::unavailable);
+  EXPECT_EQ(read_redis_catalog(test::local_files(), "127.0.0.1:1", "/nonexistent", "c").status().code(),
+            util::StatusCode::unavailable);
 }
 
 // Issue 11 items 10 and 11: Redis failures in the words of every service client, with the
@@ -77,7 +79,7 @@ TEST(RedisCatalog, RefusedAndSilentRedisAreNamedWithTheTimeoutAndAttempts) {
     if (level == util::NetLogLevel::info) info.push_back(m);
   };
   const std::string closed = "127.0.0.1:" + std::to_string(testing::unused_loopback_port());
-  auto refused = read_redis_catalog(closed, "/nonexistent", "c", net);
+  auto refused = read_redis_catalog(test::local_files(), closed, "/nonexistent", "c", net);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().message(), "Redis " + closed + ": connection refused (after 3 attempts)");
   ASSERT_EQ(info.size(), 6u);
@@ -85,7 +87,7 @@ TEST(RedisCatalog, RefusedAndSilentRedisAreNamedWithTheTimeoutAndAttempts) {
   EXPECT_EQ(info[1], "Redis " + closed + ": attempt 1 of 3 failed: connection refused; retrying in 100 ms");
   testing::SilentListener silent;
   const auto start = std::chrono::steady_clock::now();
-  auto timed_out = read_redis_catalog(silent.host_port(), "/nonexistent", "c", net);
+  auto timed_out = read_redis_catalog(test::local_files(), silent.host_port(), "/nonexistent", "c", net);
   ASSERT_FALSE(timed_out.ok());
   EXPECT_EQ(timed_out.status().code(), util::StatusCode::unavailable);
   EXPECT_NE(timed_out.status().message().find("timed out after 300 ms waiting for the answer (after 3 attempts)"),

@@ -125,10 +125,11 @@ TEST(S3ObjectStore, OpenStreamsAnObjectOfManyChunks) {
   config.chunk_bytes = 64 << 10;  // the smallest chunk the stream uses
   config.window_bytes = 128 << 10;
   S3ObjectStore store(config);
+  S3Client client(config, {});
   const std::string bucket = fresh_bucket("stream");
-  ASSERT_TRUE(store.client().ensure_bucket(bucket).ok());
+  ASSERT_TRUE(client.ensure_bucket(bucket).ok());
   const std::string body = pattern((1 << 20) + 12345, 2);  // 17 chunks, the last one short
-  ASSERT_TRUE(store.client().put({bucket, "big"}, body).ok());
+  ASSERT_TRUE(client.put({bucket, "big"}, body).ok());
   const std::string url = "s3://" + bucket + "/big";
   auto source = store.open(url);
   ASSERT_TRUE(source.ok()) << source.status().message();

@@ -13,6 +13,7 @@
 #include "report/reconcile/reconcile_markdown.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 #include "report/reconcile/reconcile_text.hpp"
+#include "support/local_store.hpp"
 #include "support/run_tool.hpp"
 #include "util/text_encoding.hpp"
 
@@ -28,7 +29,7 @@ reconcile::ReconcileReport every_verdict_report() {
   r.metadata.restore.restore_time_ms = 1795956296529;
   r.live.list_files = {testing::source_path("testdata/live/r1_every_verdict.json")};
   r.live.sampled_at_ms = 1795956295488 + 90'000;
-  auto report = reconcile::run_reconcile(r);
+  auto report = reconcile::run_reconcile(test::local_files(), r);
   EXPECT_TRUE(report.ok()) << report.status().message();
   return std::move(report).value();
 }
