@@ -17,12 +17,6 @@ bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_label_start(char c) { return is_name_start(c) && c != ':'; }
 bool is_label_char(char c) { return is_name_char(c) && c != ':'; }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return out;
-}
-
 std::optional<double> parse_float(std::string_view text) {
   if (text.empty()) return std::nullopt;
   std::string_view body = text;
@@ -31,7 +25,7 @@ std::optional<double> parse_float(std::string_view text) {
     negative = body.front() == '-';
     body.remove_prefix(1);
   }
-  const std::string word = lower(body);
+  const std::string word = util::ascii_lower(body);
   if (word == "inf" || word == "infinity") {
     double inf = std::numeric_limits<double>::infinity();
     return negative ? -inf : inf;

@@ -26,7 +26,7 @@ std::string utc_seconds(std::uint64_t ms) {
   return buf;
 }
 
-std::string num(double v) {
+std::string one_decimal(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
@@ -72,8 +72,8 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out,
   out << "<title>" << html_escape(text.title) << "</title>\n";
   out << "<rect x=\"" << k_left << "\" y=\"" << k_top << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
-  out << "<line x1=\"" << k_left << "\" x2=\"" << k_left + plot_w << "\" y1=\"" << num(y_of(0)) << "\" y2=\""
-      << num(y_of(0)) << "\" stroke=\"#666\" stroke-dasharray=\"4 3\"/>\n";
+  out << "<line x1=\"" << k_left << "\" x2=\"" << k_left + plot_w << "\" y1=\"" << one_decimal(y_of(0)) << "\" y2=\""
+      << one_decimal(y_of(0)) << "\" stroke=\"#666\" stroke-dasharray=\"4 3\"/>\n";
   // Labels for the top, the bottom and the zero line; the zero label only when it does not
   // overlap the others (a small negative range put "0 B" on top of "-400 B").
   std::vector<double> label_ys;
@@ -83,7 +83,7 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out,
     for (double other : label_ys) clear = clear && (y - other > 13 || other - y > 13);
     if (!clear) continue;
     label_ys.push_back(y);
-    out << "<text x=\"" << k_left - 6 << "\" y=\"" << num(y + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
+    out << "<text x=\"" << k_left - 6 << "\" y=\"" << one_decimal(y + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
         << (tick > 0 ? "+" : "") << tick << " B</text>\n";
   }
   out << "<text x=\"" << k_left << "\" y=\"" << k_height - 12 << "\" font-size=\"11\">" << utc_seconds(t_min)
@@ -98,11 +98,13 @@ void render_svg_chart(const std::vector<ChartSeries>& series, std::ostream& out,
     out << "<g class=\"series\" stroke=\"" << colour << "\" fill=\"" << colour << "\">";
     if (s.points.size() > 1) {
       out << "<polyline fill=\"none\" stroke-width=\"2\" points=\"";
-      for (const auto& p : s.points) out << num(x_of(p.at_ms)) << "," << num(y_of(p.delta_bytes)) << " ";
+      for (const auto& p : s.points)
+        out << one_decimal(x_of(p.at_ms)) << "," << one_decimal(y_of(p.delta_bytes)) << " ";
       out << "\"/>";
     }
     for (const auto& p : s.points) {
-      out << "<circle cx=\"" << num(x_of(p.at_ms)) << "\" cy=\"" << num(y_of(p.delta_bytes)) << "\" r=\"3\"/>";
+      out << "<circle cx=\"" << one_decimal(x_of(p.at_ms)) << "\" cy=\"" << one_decimal(y_of(p.delta_bytes))
+          << "\" r=\"3\"/>";
     }
     const double ly = k_top + 14.0 * static_cast<double>(i) + 8;
     out << "<rect x=\"" << k_width - k_right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\"/>"

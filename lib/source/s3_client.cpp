@@ -20,6 +20,7 @@
 #include "source/s3_xml.hpp"
 #include "util/crc32c.hpp"
 #include "util/elapsed.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::source {
 
@@ -88,11 +89,6 @@ std::optional<std::uint64_t> decimal(std::string_view text) {
   return value;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // One request and, after perform(), its response.
 struct Exchange {
   // The request.
@@ -144,7 +140,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   const auto b = value.find_first_not_of(" \t");
   const auto e = value.find_last_not_of(" \t\r\n");
   value = b == std::string::npos ? std::string() : value.substr(b, e - b + 1);
-  ex->response_headers[lower(std::string(line.substr(0, colon)))] = value;
+  ex->response_headers[util::ascii_lower(std::string(line.substr(0, colon)))] = value;
   return size * count;
 }
 

@@ -5,17 +5,13 @@
 #include <cstdlib>
 
 #include "util/file_reader.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::source {
 
 namespace {
 
 constexpr std::uint64_t k_env_file_limit = 1 << 20;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   const char* ws = " \t\r";
@@ -74,7 +70,7 @@ EnvLookup layered_environment(std::map<std::string, std::string> overrides, EnvL
 }
 
 std::optional<bool> parse_bool_setting(const std::string& text) {
-  const std::string v = lower(trim(text));
+  const std::string v = util::ascii_lower(trim(text));
   if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
   if (v == "false" || v == "0" || v == "no" || v == "off") return false;
   return std::nullopt;

@@ -19,4 +19,7 @@ namespace moonquota::util {
 // `s` without leading and trailing ASCII white space (space, \t \n \r \f \v).
 [[nodiscard]] std::string trim_ascii(const std::string& s);
 
+// `s` with the ASCII letters A-Z made lower case; every other byte unchanged (no locale).
+[[nodiscard]] std::string ascii_lower(std::string_view s);
+
 }  // namespace moonquota::util

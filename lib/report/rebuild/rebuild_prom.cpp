@@ -23,7 +23,7 @@ void sample(std::ostream& out, const std::string& name, const std::string& label
 }
 
 // Milliseconds as seconds with three decimals, signed.
-std::string seconds(std::int64_t ms) {
+std::string signed_seconds(std::int64_t ms) {
   const bool negative = ms < 0;
   const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(ms) : static_cast<std::uint64_t>(ms);
   std::string fraction = std::to_string(magnitude % 1000);
@@ -33,7 +33,7 @@ std::string seconds(std::int64_t ms) {
 
 void run_status(std::ostream& out, const std::string& cluster, std::uint64_t run_at_ms, int exit_code, bool success) {
   gauge_family(out, k_rebuild_prefix, "last_run_timestamp_seconds", "When the rebuild check ran (Unix seconds)");
-  sample(out, "last_run_timestamp_seconds", "", cluster, seconds(static_cast<std::int64_t>(run_at_ms)));
+  sample(out, "last_run_timestamp_seconds", "", cluster, signed_seconds(static_cast<std::int64_t>(run_at_ms)));
   gauge_family(out, k_rebuild_prefix, "run_success",
                "1 when the check read the metadata and predicted the restore, 0 when it could not");
   sample(out, "run_success", "", cluster, success ? "1" : "0");
@@ -85,14 +85,14 @@ void render_rebuild_prom(const quota::RebuildResult& r, const std::string& clust
   if (r.snapshot) {
     gauge_family(out, k_rebuild_prefix, "snapshot_created_timestamp_seconds",
                  "created_at of the snapshot the restore reads (Unix seconds)");
-    sample(out, "snapshot_created_timestamp_seconds", "", cluster, seconds(r.snapshot->created_at_ms));
+    sample(out, "snapshot_created_timestamp_seconds", "", cluster, signed_seconds(r.snapshot->created_at_ms));
     gauge_family(out, k_rebuild_prefix, "snapshot_age_seconds",
                  "Restore time minus the snapshot's created_at (seconds)");
-    sample(out, "snapshot_age_seconds", "", cluster, seconds(r.snapshot->age_at_restore_ms));
+    sample(out, "snapshot_age_seconds", "", cluster, signed_seconds(r.snapshot->age_at_restore_ms));
   }
   gauge_family(out, k_rebuild_prefix, "restore_timestamp_seconds",
                "The restore time the check modelled (Unix seconds)");
-  sample(out, "restore_timestamp_seconds", "", cluster, seconds(static_cast<std::int64_t>(r.restore_time_ms)));
+  sample(out, "restore_timestamp_seconds", "", cluster, signed_seconds(static_cast<std::int64_t>(r.restore_time_ms)));
   run_status(out, cluster, run_at_ms, exit_code, true);
 }
 
