@@ -13,11 +13,6 @@ using util::Status;
 
 namespace {
 
-std::string short_object(const std::string& key, std::uint64_t size, std::uint64_t bytes, std::uint64_t offset) {
-  return "'" + key + "' ends at byte " + std::to_string(size) + ", " + std::to_string(bytes) +
-         " bytes needed at byte offset " + std::to_string(offset);
-}
-
 // One object's bytes read front to back; it holds them, so the store may change meanwhile.
 class MemorySource final : public util::ByteSource {
  public:
@@ -44,7 +39,7 @@ class MemorySource final : public util::ByteSource {
  private:
   [[nodiscard]] Status check(std::uint64_t n) const {
     if (n <= remaining()) return {};
-    return Status::corruption(short_object(m_key, size(), n, m_offset));
+    return util::read_past_end(m_key, size(), n, m_offset);
   }
 
   std::string m_key;
@@ -78,10 +73,7 @@ util::Result<std::unique_ptr<util::ByteSource>> MemoryObjectStore::open(const st
 Status MemoryObjectStore::get_range(const std::string& key, std::uint64_t offset, std::uint64_t bytes,
                                     util::ByteBuffer& out) {
   MQ_ASSIGN_OR_RETURN(Bytes object, find(key));
-  if (offset > object->size()) {
-    return Status::corruption("'" + key + "' ends at byte " + std::to_string(object->size()) +
-                              ", cannot read at byte offset " + std::to_string(offset));
-  }
+  if (offset > object->size()) return util::offset_past_end(key, object->size(), offset);
   MemorySource source(key, std::move(object));
   MQ_RETURN_IF_ERROR(source.read_exact(offset, nullptr));
   return source.read_exact(bytes, out);

@@ -83,10 +83,8 @@ class S3StreamSource final : public util::ByteSource {
   };
 
   Status read(std::uint64_t n, const std::function<void(std::string_view)>& sink) {
-    if (n > m_size - m_offset) {  // util::FileReader's words: reports from S3 equal local ones
-      return Status::corruption("'" + m_name + "' ends at byte " + std::to_string(m_size) + ", " + std::to_string(n) +
-                                " bytes needed at byte offset " + std::to_string(m_offset));
-    }
+    // util::FileReader's words (util::read_past_end): reports from S3 equal local ones.
+    if (n > m_size - m_offset) return util::read_past_end(m_name, m_size, n, m_offset);
     while (n > 0) {
       std::unique_lock lock(m_mutex);
       m_changed.wait(lock, [this] { return !m_chunks.empty() || !m_error.ok(); });
@@ -204,17 +202,10 @@ util::Result<std::unique_ptr<util::ByteSource>> S3ObjectStore::open(const std::s
 Status S3ObjectStore::get_range(const std::string& key, std::uint64_t offset, std::uint64_t bytes,
                                 util::ByteBuffer& out) {
   MQ_ASSIGN_OR_RETURN(S3Location where, parse_s3_url(key));
-  // The object's size first: a range a corrupt index claims is never allocated (FileReader's
-  // words for a read past the end).
+  // The object's size first: a range a corrupt index claims is never allocated.
   MQ_ASSIGN_OR_RETURN(const std::uint64_t object_size, size(key));
-  if (offset > object_size) {
-    return Status::corruption("'" + key + "' ends at byte " + std::to_string(object_size) +
-                              ", cannot read at byte offset " + std::to_string(offset));
-  }
-  if (bytes > object_size - offset) {
-    return Status::corruption("'" + key + "' ends at byte " + std::to_string(object_size) + ", " +
-                              std::to_string(bytes) + " bytes needed at byte offset " + std::to_string(offset));
-  }
+  if (offset > object_size) return util::offset_past_end(key, object_size, offset);
+  if (bytes > object_size - offset) return util::read_past_end(key, object_size, bytes, offset);
   return m_client.get_range(where, offset, bytes, out);
 }
 

@@ -30,4 +30,17 @@ class ByteSource {
   [[nodiscard]] std::uint64_t remaining() const { return size() - offset(); }
 };
 
+// The corruption every backend reports, in the same words, so a report from S3 or memory equals
+// the local one: `needed` bytes wanted at `offset` of `name`, which ends at byte `size`.
+[[nodiscard]] inline Status read_past_end(const std::string& name, std::uint64_t size, std::uint64_t needed,
+                                          std::uint64_t offset) {
+  return Status::corruption("'" + name + "' ends at byte " + std::to_string(size) + ", " + std::to_string(needed) +
+                            " bytes needed at byte offset " + std::to_string(offset));
+}
+// The same for a position past the end (a seek or a range's start).
+[[nodiscard]] inline Status offset_past_end(const std::string& name, std::uint64_t size, std::uint64_t offset) {
+  return Status::corruption("'" + name + "' ends at byte " + std::to_string(size) + ", cannot read at byte offset " +
+                            std::to_string(offset));
+}
+
 }  // namespace moonquota::util

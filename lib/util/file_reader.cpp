@@ -55,10 +55,7 @@ Status FileReader::read_exact(std::uint64_t n, ByteBuffer& out) {
 }
 
 Status FileReader::read_exact(std::uint64_t n, std::string* out) {
-  if (n > remaining()) {
-    return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) + ", " + std::to_string(n) +
-                              " bytes needed at byte offset " + std::to_string(m_offset));
-  }
+  if (n > remaining()) return read_past_end(m_path, m_size, n, m_offset);
   if (out == nullptr) {
     m_offset += n;
     return {};
@@ -81,10 +78,7 @@ Status FileReader::read_exact(std::uint64_t n, std::string* out) {
 }
 
 Status FileReader::seek(std::uint64_t offset) {
-  if (offset > m_size) {
-    return Status::corruption("'" + m_path + "' ends at byte " + std::to_string(m_size) +
-                              ", cannot read at byte offset " + std::to_string(offset));
-  }
+  if (offset > m_size) return offset_past_end(m_path, m_size, offset);
   m_offset = offset;
   return {};
 }
