@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "support/run_tool.hpp"
+#include "support/tree_paths.hpp"
 
 namespace moonquota::testing {
 
@@ -34,7 +35,7 @@ StandInProcess::StandInProcess(std::vector<std::string> args) {
     auto base = genuine_r1_stand_in_args();
     args.insert(args.begin(), base.begin(), base.end());
   }
-  const std::string binary = std::string(MOONQUOTA_BINARY_DIR) + "/tools/master-stand-in";
+  const std::string binary = test::binary_path("tools/master-stand-in");
   int out[2];
   if (pipe(out) != 0) return;
   m_pid = fork();

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/tree_paths.hpp"
+
 namespace moonquota::testing {
 
 namespace {
@@ -21,10 +23,10 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-std::string source_path(const std::string& relative) { return std::string(MOONQUOTA_SOURCE_DIR) + "/" + relative; }
+std::string source_path(const std::string& relative) { return test::source_path(relative); }
 
 ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args) {
-  const std::string binary = std::string(MOONQUOTA_BINARY_DIR) + "/tools/" + tool;
+  const std::string binary = test::binary_path("tools/" + tool);
   char out_tmpl[] = "/tmp/mq_tool_out_XXXXXX";
   char err_tmpl[] = "/tmp/mq_tool_err_XXXXXX";
   int out_fd = mkstemp(out_tmpl);

@@ -26,6 +26,7 @@
 #include "format/shard_decoder.hpp"
 #include "format/task_manager_encoder.hpp"
 #include "model/snapshot_types.hpp"
+#include "support/tree_paths.hpp"
 #include "util/zstd_codec.hpp"
 
 namespace moonquota::test {
@@ -54,10 +55,6 @@ class TempDir {
  private:
   fs::path m_path;
 };
-
-inline std::string source_path(const std::string& relative) {
-  return std::string(MOONQUOTA_SOURCE_DIR) + "/" + relative;
-}
 
 inline std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

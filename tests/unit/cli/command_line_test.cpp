@@ -14,6 +14,7 @@
 
 #include "support/master_stand_in_process.hpp"
 #include "support/run_tool.hpp"
+#include "support/tree_paths.hpp"
 
 namespace moonquota::cli {
 namespace {
@@ -253,7 +254,7 @@ std::string run_on_terminal(const std::string& command) {
 
 TEST(CommandLine, NoColorTurnsOffTheColouredReportAndLogLevels) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) is not installed";
-  std::string command = std::string(MOONQUOTA_BINARY_DIR) + "/tools/quota-reconcile";
+  std::string command = test::binary_path("tools/quota-reconcile");
   for (const auto& a : reconcile_saved({})) command += " " + a;
   // On a terminal with colour allowed, the drift report and the drift warning are coloured...
   const std::string coloured = run_on_terminal("env -u NO_COLOR " + command);

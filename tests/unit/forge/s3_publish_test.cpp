@@ -200,7 +200,7 @@ TEST(S3Publish, ASignalRemovesTheTemporaryStore) {
   test::export_s3_settings(endpoint);
   TempDir scratch;
   ScopedTmpdir tmpdir(scratch.str());
-  const std::string tool = std::string(MOONQUOTA_BINARY_DIR) + "/tools/snapshot-forge";
+  const std::string tool = test::binary_path("tools/snapshot-forge");
   const std::string out = "s3://" + test::fresh_bucket("signal");
   std::vector<std::string> args = {tool, "--large", "3000000", "--out", out, "-q"};
   std::vector<char*> argv;

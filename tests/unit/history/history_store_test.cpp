@@ -220,7 +220,7 @@ TEST(HistoryStoreCrash, KilledWritersNeverCorruptOrLoseRuns) {
 TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
   test::TempDir dir;
   const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
-  const std::string binary = std::string(MOONQUOTA_BINARY_DIR) + "/tools/quota-reconcile";
+  const std::string binary = test::binary_path("tools/quota-reconcile");
   const std::vector<std::string> args = {"--store",
                                          testing::source_path(r1 + "store"),
                                          "--policy",

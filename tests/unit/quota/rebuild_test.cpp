@@ -31,7 +31,7 @@ TEST(Capacity, RejectsAnythingElse) {
 
 TEST(Rebuild, GenuineStoreWithoutPolicyMakesEveryTenantAnOrphan) {
   RebuildRequest request;
-  request.selection.store_dir = std::string(MOONQUOTA_SOURCE_DIR) + "/snapshots/genuine/s1_single_segment_basic/store";
+  request.selection.store_dir = test::source_path("snapshots/genuine/s1_single_segment_basic/store");
   request.restore.restore_time_ms = 1795953102553;
   auto r = run_rebuild(test::local_files(), request);
   ASSERT_TRUE(r.ok()) << r.status().message();

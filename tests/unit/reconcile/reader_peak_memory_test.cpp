@@ -15,6 +15,7 @@
 #include <string>
 
 #include "format/policy_yaml.hpp"
+#include "support/tree_paths.hpp"
 
 // AddressSanitizer's shadow memory and quarantine (256 MiB of freed blocks) make RSS meaningless.
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,7 +39,7 @@ struct Peak {
 
 // Runs the driver on `input`; its first output line and its own peak.
 Peak run_reader(const std::string& reader, const fs::path& input) {
-  const std::string driver = std::string(MOONQUOTA_BINARY_DIR) + "/tests/reader-peak-memory";
+  const std::string driver = test::binary_path("tests/reader-peak-memory");
   const fs::path out_path = input.string() + ".out";
   std::fflush(stdout);  // or the child would write the buffered test output a second time
   const pid_t pid = fork();

@@ -95,7 +95,7 @@ TEST(OpLogExportFile, LinesAcrossChunksAndErrorsNameTheLine) {
 }
 
 TEST(OpLogExportFile, ReplayOfValuesReadAgainEqualsReplayOfHeldValues) {
-  const std::string path = std::string(MOONQUOTA_SOURCE_DIR) + "/snapshots/promote-worked/oplog.jsonl";
+  const std::string path = test::source_path("snapshots/promote-worked/oplog.jsonl");
   auto held = read_oplog_export_file(path, "prod-a");
   OpLogReadLimits lazy_limits;
   lazy_limits.keep_values = false;

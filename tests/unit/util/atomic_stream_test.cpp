@@ -292,7 +292,7 @@ TEST(AtomicOutputTool, FifoIsWrittenThrough) {
 // empty, stdout and stderr into files of `cwd`; returns the pid (stopped at the pause point when
 // one is given: the caller waits for it).
 pid_t spawn_tool(const fs::path& cwd, const std::vector<std::string>& args, const std::string& pause_at) {
-  const std::string binary = std::string(MOONQUOTA_BINARY_DIR) + "/tools/oplog-inspect";
+  const std::string binary = test::binary_path("tools/oplog-inspect");
   const pid_t pid = fork();
   if (pid == 0) {
     if (::chdir(cwd.c_str()) != 0) _exit(126);
