@@ -106,8 +106,7 @@ TEST(OpLogText, CountsOfOneReadInTheSingular) {
 // Issue 11 item 3: zero keys under the chosen cluster id while other clusters' keys are present
 // is a wrong --cluster-id, not an empty OpLog: not ok, naming the ids seen.
 TEST(OpLogAudit, NoKeyUnderTheClusterWhileOtherClustersHoldKeysIsNotOk) {
-  auto keys = source::read_oplog_export_file(test::source_path("testdata/oplog/deep-batch.jsonl"),
-                                             "mooncake_cluster");
+  auto keys = source::read_oplog_export_file(test::source_path("testdata/oplog/deep-batch.jsonl"), "mooncake_cluster");
   ASSERT_TRUE(keys.ok()) << keys.status().message();
   EXPECT_TRUE(keys->kvs.empty());
   EXPECT_EQ(keys->other_clusters, std::vector<std::string>{"prod-a"});
@@ -118,8 +117,7 @@ TEST(OpLogAudit, NoKeyUnderTheClusterWhileOtherClustersHoldKeysIsNotOk) {
     return f.severity == model::Severity::error && f.message.find("cluster id(s) prod-a") != std::string::npos;
   });
   EXPECT_TRUE(named);
-  auto right = source::read_oplog_export_file(test::source_path("testdata/oplog/worked-batch.jsonl"),
-                                              "prod-a");
+  auto right = source::read_oplog_export_file(test::source_path("testdata/oplog/worked-batch.jsonl"), "prod-a");
   ASSERT_TRUE(right.ok());
   EXPECT_TRUE(right->other_clusters.empty());
 }
@@ -133,8 +131,7 @@ TEST(OpLogAudit, EmptyOpLogOfAFreshClusterIsOk) {
 // Issue 11 item 8: payload forms are counted from the decoded entries (what dump shows), not from
 // a replay that may fail; a failed replay leaves the promotion unchecked.
 TEST(OpLogSummary, PayloadFormsComeFromTheEntriesAndAFailedReplayIsNotValidated) {
-  auto keys = source::read_oplog_export_file(
-      test::source_path("snapshots/promote-worked/oplog.jsonl"), "prod-a");
+  auto keys = source::read_oplog_export_file(test::source_path("snapshots/promote-worked/oplog.jsonl"), "prod-a");
   ASSERT_TRUE(keys.ok()) << keys.status().message();
   std::uint64_t compact = 0, literal = 0;
   ASSERT_TRUE(dump_oplog(*keys, {}, [&](const DumpedEntry& e) {
