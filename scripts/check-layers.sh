@@ -16,8 +16,8 @@
 # layout (oplog_keys, source::KeyValue) and for the object store and S3 client it uploads a forged
 # store with (forge/s3_publish: S3Client, s3_url, object_store), so the code that writes a store
 # and the code that reads it cannot disagree about keys, URLs or requests; a second S3 client in
-# forge would be the disagreement this rule prevents. No lib folder includes `forge` (it has no
-# row in anyone's list); tools/ and bench/ do.
+# forge would be the disagreement this rule prevents. Only `app` (the command layer, which runs
+# snapshot-forge's command) includes `forge` among lib folders; tools/ and bench/ do too.
 #
 # Third-party decisions (the reasons; what the table says is the rule). Where the rule written
 # before this script (CONTRIBUTING.md, docs/ARCHITECTURE.md) disagreed with the code, the code was
@@ -58,8 +58,9 @@ inspect       util model format source restore
 reconcile     util model format source restore quota
 history       util model format source restore quota reconcile
 report        util model format source restore quota inspect reconcile history
-service       util model format source restore quota inspect reconcile history report
 forge         util model format source
+app           util model format source restore quota inspect reconcile history report forge
+service       util model format source restore quota inspect reconcile history report app
 '
 
 # family         headers (ERE, no spaces, on the name in < >)  may be included by (globs; - none)

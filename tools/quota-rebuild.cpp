@@ -1,29 +1,20 @@
 // quota-rebuild: the account table a Mooncake master serves after restoring a snapshot store.
 #include <spdlog/spdlog.h>
 
-#include <chrono>
-#include <iostream>
 #include <sstream>
 
-#include "quota/rebuild.hpp"
-#include "rebuild_flags.hpp"
+#include "app/rebuild_command.hpp"
 #include "report/rebuild/rebuild_prom.hpp"
 #include "report/rebuild/rebuild_report.hpp"
+#include "store_flags.hpp"
 #include "tool_common.hpp"
+#include "util/elapsed.hpp"
 
 namespace mq = moonquota;
-using mq::tools::k_exit_found;
-using mq::tools::k_exit_ok;
 
 namespace {
 
 constexpr const char* k_tool = "quota-rebuild";
-
-std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 // The cluster label of --format prom: --cluster, else an explicitly given --cluster-id, else
 // "default" (as quota-reconcile's, so the two tools' series of one cell join).
@@ -35,23 +26,15 @@ std::string cluster_label(const CLI::App& app) {
 
 // With --format prom, a textfile that says the check failed (exits 2-5), so the alert on a
 // failing check fires instead of the last good file staying in place.
-void write_prom_failure(const mq::tools::CommonFlags& common, const std::string& cluster, int rc,
-                        const std::string& message) {
-  if (common.format != "prom") return;
-  std::ostringstream text;
-  mq::report::render_rebuild_prom_failure(cluster, now_ms(), rc, message, text);
-  (void)mq::tools::emit_report(common, text.str());
+mq::tools::FailureReport prom_failure(const std::string& cluster) {
+  return [cluster](int rc, const std::string& message) {
+    std::ostringstream text;
+    mq::report::render_rebuild_prom_failure(cluster, mq::util::epoch_ms_now(), rc, message, text);
+    return text.str();
+  };
 }
 
-int report_failure(const mq::tools::CommonFlags& common, const std::string& cluster, const mq::util::Status& status) {
-  const int rc = mq::tools::fail(k_tool, status);
-  write_prom_failure(common, cluster, rc, status.message());
-  return rc;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{
       "Predict the tenant quota account table a Mooncake master serves after restoring a snapshot store "
       "or after a hot-standby promotion (snapshot + OpLog tail)"};
@@ -60,8 +43,8 @@ int main(int argc, char** argv) {
                        "quota-rebuild --store snapshots/genuine/s1_single_segment_basic/store "
                        "--policy snapshots/genuine/s1_single_segment_basic/policy.yaml --format json");
   mq::tools::CommonFlags common;
-  mq::tools::RebuildFlags flags;
-  mq::tools::add_rebuild_flags(app, flags);
+  mq::app::RebuildArgs args;
+  mq::tools::add_rebuild_flags(app, args);
   std::string cluster;
   app.add_option("--cluster", cluster,
                  "The cluster label of the Prometheus series (--format prom) (default: --cluster-id when given, "
@@ -70,45 +53,40 @@ int main(int argc, char** argv) {
   mq::tools::add_common_flags(app, common, {"text", "json", "prom"});
   std::string parse_error;
   if (int rc = mq::tools::parse_command_line(app, argc, argv, &parse_error); rc >= 0) {
-    // A usage error with --format prom parsed: the failure textfile, to the --output path when
-    // that was parsed (nothing when --output is there but its path was not taken).
-    if (rc == mq::tools::k_exit_usage && !parse_error.empty()) {
-      mq::tools::CommonFlags target;
-      target.format = mq::tools::parsed_value(app, "--format").value_or("");
-      auto output = mq::tools::parsed_value(app, "--output");
-      if (output || !mq::tools::appears(argc, argv, "--output")) {
-        target.output = output.value_or("");
-        write_prom_failure(target, cluster_label(app), rc, parse_error);
-      }
-    }
+    if (rc == mq::tools::k_exit_usage)
+      mq::tools::report_parse_failure(app, argc, argv, parse_error, prom_failure(cluster_label(app)));
     return rc;
   }
   mq::tools::setup_logging(common);
   const std::string label = cluster_label(app);
-  if (auto s = mq::tools::finish_rebuild_flags(flags, common.threads); !s.ok()) {
-    return report_failure(common, label, s);
-  }
-  const mq::quota::RebuildRequest& request = flags.request;
-
-  const auto store = mq::tools::open_selected_store(flags);
-  auto result = mq::quota::run_rebuild(*store, request);
-  if (!result.ok()) return report_failure(common, label, result.status());
-  for (const auto& w : result->policy_warnings) spdlog::warn("policy: {}", w);  // also in the report
-  const int rc = result->starts_empty() ? k_exit_found : k_exit_ok;
+  const auto fail_run = [&](const mq::util::Status& status) {
+    return mq::tools::fail_with_report(k_tool, common, status, prom_failure(label));
+  };
+  args.threads = common.threads;
+  auto plan = mq::app::plan_rebuild(args);
+  if (!plan.ok()) return fail_run(plan.status());
+  auto outcome = mq::app::run_rebuild_command(*plan);
+  if (!outcome.ok()) return fail_run(outcome.status());
+  const auto& result = outcome->result;
+  for (const auto& w : result.policy_warnings) spdlog::warn("policy: {}", w);  // also in the report
   const auto format = mq::tools::output_format(common);
   auto written = mq::tools::emit_report(common, [&](std::ostream& out) {
     if (format == mq::report::OutputFormat::prom) {
-      mq::report::render_rebuild_prom(*result, label, now_ms(), rc, out);
+      mq::report::render_rebuild_prom(result, label, mq::util::epoch_ms_now(), outcome->exit_code, out);
     } else {
-      mq::report::render_rebuild(*result, format, out);
+      mq::report::render_rebuild(result, format, out);
     }
     return mq::util::Status{};
   });
   if (!written.ok()) return mq::tools::fail(k_tool, written);
-  if (result->starts_empty()) {
+  if (result.starts_empty()) {
     spdlog::warn("the master would start with EMPTY metadata: {}",
-                 result->promote ? "promotion restore validation fails: " + result->promote->validation.failure
-                                 : result->outcome.empty_reason);
+                 result.promote ? "promotion restore validation fails: " + result.promote->validation.failure
+                                : result.outcome.empty_reason);
   }
-  return rc;
+  return outcome->exit_code;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return mq::tools::run_guarded(k_tool, argc, argv, run); }

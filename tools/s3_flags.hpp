@@ -1,53 +1,13 @@
-// The S3 flags every tool that reads or writes a store takes (docs/cli/README.md, "Stores on
-// S3"): each overrides the MOONCAKE_AWS_* variable a master reads, --s3-env-file reads the
-// master's own environment file. There is no flag for the secret (a flag would show in `ps`):
-// it comes from the environment or the file.
+// The --s3-* flags of every tool that reads or writes a store (docs/cli/README.md, "Stores on
+// S3"), declared once; what they mean is app/s3_settings.
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cstdint>
-#include <optional>
-#include <string>
 
-#include "source/object_store.hpp"
-#include "source/s3_config.hpp"
-#include "util/net_config.hpp"
-#include "util/status.hpp"
+#include "app/s3_settings.hpp"
 
 namespace moonquota::tools {
 
-struct S3Flags {
-  std::string env_file;
-  std::optional<std::string> endpoint;
-  std::optional<std::string> region;
-  std::optional<std::string> bucket;
-  std::optional<std::string> virtual_addressing;  // true | false
-  std::optional<std::string> https;               // true | false
-  std::optional<std::string> ca_file;
-  std::optional<std::uint32_t> connect_timeout_ms;
-  std::optional<std::uint32_t> request_timeout_ms;
-  std::optional<std::uint32_t> max_attempts;
-  std::optional<std::uint32_t> retry_budget_ms;
-  std::optional<std::uint32_t> window_mib;
-};
-
-void add_s3_flags(CLI::App& app, S3Flags& flags);
-
-// How s3:// stores are reached: the settings and the network timeouts with the spdlog hook.
-struct S3Settings {
-  source::S3Config config;
-  util::NetConfig net;
-};
-
-// Builds the S3 settings (environment file, then the process environment, then the flags).
-// Errors: invalid_argument (exit 2) for a value that does not parse or an unreadable --s3-env-file.
-[[nodiscard]] util::Result<S3Settings> s3_settings_from_flags(const S3Flags& flags);
-
-// A store location with the bucket of "s3://" URLs filled in (in place); local paths unchanged.
-[[nodiscard]] util::Status resolve_store_location(std::string& location, const S3Settings& settings);
-
-// The store that holds `location` (resolved): S3 for an s3:// URL, reached with `settings`, else
-// the local files.
-[[nodiscard]] std::unique_ptr<source::ObjectStore> open_store(const std::string& location, const S3Settings& settings);
+void add_s3_flags(CLI::App& app, app::S3Args& args);
 
 }  // namespace moonquota::tools

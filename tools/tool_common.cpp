@@ -15,25 +15,13 @@
 
 namespace moonquota::tools {
 
-int exit_code_for(const util::Status& status) {
-  switch (status.code()) {
-    case util::StatusCode::ok: return k_exit_ok;
-    case util::StatusCode::invalid_argument: return k_exit_usage;
-    case util::StatusCode::corruption:
-    case util::StatusCode::not_found:
-    case util::StatusCode::io_error:
-    case util::StatusCode::unsupported:
-    case util::StatusCode::refused:
-    case util::StatusCode::limit_exceeded: return k_exit_bad_input;
-    case util::StatusCode::unavailable: return k_exit_service;
-    case util::StatusCode::internal: return k_exit_internal;
-  }
-  return k_exit_internal;
+int fail(const std::string& tool, const util::Status& status) {
+  return fail(tool, exit_code_for(status), status.message());
 }
 
-int fail(const std::string& tool, const util::Status& status) {
-  std::cerr << tool << ": " << status.message() << "\n";
-  return exit_code_for(status);
+int fail(const std::string& tool, int exit_code, const std::string& message) {
+  std::cerr << tool << ": " << message << "\n";
+  return exit_code;
 }
 
 void add_verbosity_flags(CLI::App& app, CommonFlags& flags) {
@@ -105,6 +93,37 @@ int finish_report(const std::string& tool, util::AtomicOutputStream& out, int co
   return code;
 }
 
+int fail_with_report(const std::string& tool, const CommonFlags& flags, const util::Status& status,
+                     const FailureReport& failure) {
+  return fail_with_report(tool, flags, exit_code_for(status), status.message(), failure);
+}
+
+int fail_with_report(const std::string& tool, const CommonFlags& flags, int exit_code, const std::string& message,
+                     const FailureReport& failure) {
+  (void)fail(tool, exit_code, message);
+  if (flags.format == "prom") (void)emit_report(flags, failure(exit_code, message));
+  return exit_code;
+}
+
+void report_parse_failure(const CLI::App& app, int argc, char** argv, const std::string& message,
+                          const FailureReport& failure) {
+  if (message.empty() || parsed_value(app, "--format").value_or("") != "prom") return;
+  CommonFlags target;
+  target.format = "prom";
+  auto output = parsed_value(app, "--output");
+  if (!output && appears(argc, argv, "--output")) return;
+  target.output = output.value_or("");
+  (void)emit_report(target, failure(k_exit_usage, message));
+}
+
+int run_guarded(const std::string& tool, int argc, char** argv, int (*run)(int, char**)) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return fail(tool, util::Status::internal(std::string("unexpected exception: ") + e.what()));
+  }
+}
+
 util::Status emit_report(const CommonFlags& flags, const std::function<util::Status(std::ostream&)>& write) {
   util::AtomicOutputStream out;
   MQ_RETURN_IF_ERROR(open_report(flags, out));
@@ -117,19 +136,6 @@ util::Status emit_report(const CommonFlags& flags, const std::string& text) {
     out << text;
     return util::Status{};
   });
-}
-
-util::Result<std::uint64_t> parse_restore_time(const std::string& text) {
-  if (text == "now") {
-    auto now = std::chrono::system_clock::now().time_since_epoch();
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
-  }
-  std::uint64_t ms = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ms, 10);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
-    return util::Status::invalid_argument("--restore-time '" + text + "' is not 'now' or milliseconds since the epoch");
-  }
-  return ms;
 }
 
 namespace {

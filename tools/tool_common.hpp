@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/exit_codes.hpp"
 #include "build_info.hpp"
 #include "report/output_format.hpp"
 #include "util/atomic_stream.hpp"
@@ -18,18 +19,20 @@
 
 namespace moonquota::tools {
 
-// cli-contract.md exit codes.
-inline constexpr int k_exit_ok = 0;
-inline constexpr int k_exit_found = 1;
-inline constexpr int k_exit_usage = 2;
-inline constexpr int k_exit_bad_input = 3;
-inline constexpr int k_exit_service = 4;
-inline constexpr int k_exit_internal = 5;
-
-[[nodiscard]] int exit_code_for(const util::Status& status);
+// The contract's exit codes (app/exit_codes.hpp).
+using app::exit_code_for;
+using app::k_exit_bad_input;
+using app::k_exit_found;
+using app::k_exit_internal;
+using app::k_exit_ok;
+using app::k_exit_service;
+using app::k_exit_usage;
 
 // Prints "<tool>: <message>" to stderr and returns the status's exit code.
 int fail(const std::string& tool, const util::Status& status);
+
+// Prints "<tool>: <message>" to stderr and returns `exit_code` (an outcome's decided code).
+int fail(const std::string& tool, int exit_code, const std::string& message);
 
 struct CommonFlags {
   int verbosity = 0;  // -v raises, -q lowers
@@ -71,8 +74,26 @@ void setup_logging(const CommonFlags& flags);
 // Commits `out`: on an error prints it and returns its exit code, else returns `code`.
 [[nodiscard]] int finish_report(const std::string& tool, util::AtomicOutputStream& out, int code);
 
-// "now" -> the current UTC ms; otherwise a decimal ms value.
-[[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
+// The report a tool writes in place of its report when it fails, with --format prom: a textfile
+// that says the check failed (exit code, message), so an alert fires instead of the last good file
+// staying in place.
+using FailureReport = std::function<std::string(int exit_code, const std::string& message)>;
+
+// fail(), then, with --format prom, the failure report to the report's output.
+int fail_with_report(const std::string& tool, const CommonFlags& flags, const util::Status& status,
+                     const FailureReport& failure);
+int fail_with_report(const std::string& tool, const CommonFlags& flags, int exit_code, const std::string& message,
+                     const FailureReport& failure);
+
+// After a command-line parse error (exit 2, already printed): the failure report when --format prom
+// was parsed, to the --output path when that was parsed (stdout without --output; nothing when
+// --output is there but its path was not taken).
+void report_parse_failure(const CLI::App& app, int argc, char** argv, const std::string& message,
+                          const FailureReport& failure);
+
+// Runs `run` and turns an exception reaching it (a bug: the library returns errors as values) into
+// exit 5 with its message, instead of an abort.
+int run_guarded(const std::string& tool, int argc, char** argv, int (*run)(int, char**));
 
 // "<tool> <version> (git <describe>, reads Mooncake formats of 3b5a5941)".
 [[nodiscard]] std::string version_line(const std::string& tool);

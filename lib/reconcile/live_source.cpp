@@ -9,6 +9,7 @@
 #include "reconcile/live_checks.hpp"
 #include "reconcile/tenant_list.hpp"
 #include "reconcile/tenant_metrics.hpp"
+#include "util/elapsed.hpp"
 #include "util/file_reader.hpp"
 
 namespace moonquota::reconcile {
@@ -18,12 +19,6 @@ namespace {
 constexpr std::uint64_t k_max_response_bytes = 256ull << 20;
 constexpr const char* k_list_path = "/api/v1/tenant_quotas";
 constexpr const char* k_metrics_path = "/metrics";
-
-std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 // The --master endpoints, one client each. `serving` is the one that last answered the list: its
 // /metrics is read in the same sample, never another endpoint's (a standby's has no tenant block).
@@ -126,7 +121,7 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
   endpoints.skipped.resize(endpoints.clients.size());
   for (std::uint32_t k = 0; k < request.samples; ++k) {
     if (k > 0) std::this_thread::sleep_for(std::chrono::milliseconds(request.interval_ms));
-    const std::uint64_t list_at = now_ms();
+    const std::uint64_t list_at = util::epoch_ms_now();
     auto rows = fetch_with_retry<std::vector<LiveTenant>>(
         endpoints, true, k_list_path, request.retry, request.log, obs,
         [](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body); });
@@ -135,7 +130,7 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
     obs.source = display;
     obs.readings.push_back({ReadingKind::list, k, list_at, k_list_path, std::move(*rows), std::nullopt});
     if (!request.use_metrics) continue;
-    const std::uint64_t metrics_at = now_ms();
+    const std::uint64_t metrics_at = util::epoch_ms_now();
     auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, request.log, obs,
                                                  [&](const HttpAnswer& a) -> util::Result<LiveReading> {
                                                    if (a.status != 200) return metrics_answer_status(a);

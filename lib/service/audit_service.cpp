@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "service/duration.hpp"
+#include "service/latest_snapshot.hpp"
+#include "util/elapsed.hpp"
 
 namespace moonquota::service {
 
@@ -30,7 +32,7 @@ util::Result<std::unique_ptr<AuditService>> AuditService::start(ServeConfig conf
   AuditService* self = service.get();
   MQ_ASSIGN_OR_RETURN(
       self->m_http, HttpServer::start(self->m_config.listen, [self](const std::string& path, const QueryParams& query) {
-        return answer_request(path, query, self->m_state.view(), self->m_context, wall_clock_ms());
+        return answer_request(path, query, self->m_state.view(), self->m_context, util::epoch_ms_now());
       }));
   self->m_url = listen_url(self->m_config.listen.host, self->m_http->port());
 
@@ -106,7 +108,7 @@ std::optional<std::string> AuditService::probe_latest() {
 void AuditService::audit(RunTrigger trigger) {
   log(LogLevel::debug, std::string("audit starts (") + run_trigger_name(trigger) + ")");
   m_state.started();
-  RunOutcome outcome = run_audit(*m_store, m_config.audit);
+  app::RunOutcome outcome = app::run_audit(*m_store, m_config.audit);
   const std::string head =
       std::string("audit (") + run_trigger_name(trigger) + ", " + std::to_string(outcome.duration_ms) + " ms)";
   if (outcome.audit) {
@@ -115,10 +117,10 @@ void AuditService::audit(RunTrigger trigger) {
         report.metadata.snapshot ? ", snapshot " + report.metadata.snapshot->snapshot_id : std::string();
     const std::string counts = std::to_string(report.counts.tenants) + " tenants, " +
                                std::to_string(report.counts.drift) + " drift" + snapshot;
-    if (outcome.result == RunResult::ok) log(LogLevel::info, head + " ok: " + counts);
-    if (outcome.result == RunResult::drift) log(LogLevel::warn, head + " found drift: " + counts);
+    if (outcome.result == app::RunResult::ok) log(LogLevel::info, head + " ok: " + counts);
+    if (outcome.result == app::RunResult::drift) log(LogLevel::warn, head + " found drift: " + counts);
   }
-  if (outcome.result == RunResult::error) {
+  if (outcome.result == app::RunResult::error) {
     log(LogLevel::error, head + " failed (exit " + std::to_string(outcome.exit_code) + "): " + outcome.error);
   }
   m_state.record(std::move(outcome));

@@ -1,5 +1,5 @@
 // `quota-reconcile serve` as one object: the HTTP listener (service/http_server.hpp), the audit
-// thread driven by service/audit_scheduler.hpp running service/audit_run.hpp, and the run state
+// thread driven by service/audit_scheduler.hpp running app/audit_command.hpp, and the run state
 // they share (service/run_state.hpp). The tool parses flags, start()s it, waits for a signal and
 // stop()s it. The library never prints: every line for the operator goes through `log`.
 #pragma once
@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "service/audit_run.hpp"
+#include "app/audit_command.hpp"
 #include "service/audit_scheduler.hpp"
 #include "service/endpoints.hpp"
 #include "service/http_server.hpp"
@@ -23,7 +23,7 @@ enum class LogLevel { debug, info, warn, error };
 using Log = std::function<void(LogLevel, const std::string&)>;
 
 struct ServeConfig {
-  AuditConfig audit;
+  app::AuditConfig audit;
   ListenAddress listen;
   std::uint64_t interval_ms = 5 * 60 * 1000;
   std::string cluster = "default";

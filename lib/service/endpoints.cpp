@@ -24,7 +24,7 @@ HttpAnswer json_error(int status, const std::string& message) {
 HttpAnswer report(const StateView& view, const EndpointContext& context, report::OutputFormat format,
                   const char* content_type) {
   if (!view.compared) return text(503, "no audit has finished yet");
-  const AuditResult& audit = *view.compared;
+  const app::AuditResult& audit = *view.compared;
   report::ReconcileRenderOptions options;
   options.run_at_ms = audit.run_at_ms;
   options.exit_code = audit.exit_code;
@@ -58,7 +58,7 @@ HttpAnswer history(const QueryParams& query, const StateView& view, const Endpoi
 Health health_of(const StateView& view, std::uint64_t interval_ms, std::uint64_t now_ms) {
   const std::uint64_t limit_ms = k_healthy_intervals * interval_ms;
   std::string last_error;
-  if (view.last && view.last->result == RunResult::error) {
+  if (view.last && view.last->result == app::RunResult::error) {
     last_error = "; the newest audit failed (exit " + std::to_string(view.last->exit_code) + "): " + view.last->error;
   }
   if (!view.last_success_ms) {

@@ -53,16 +53,16 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
                label(build.upstream_commit) + "\",",
            "1");
   w.family("moonquota_reconcile_runs_total", "counter", "Audits finished since the service started, by result");
-  for (int r = 0; r < k_run_result_count; ++r) {
+  for (int r = 0; r < app::k_run_result_count; ++r) {
     w.sample("moonquota_reconcile_runs_total",
-             std::string("result=\"") + run_result_name(static_cast<RunResult>(r)) + "\",",
+             std::string("result=\"") + app::run_result_name(static_cast<app::RunResult>(r)) + "\",",
              std::to_string(view.runs_total[static_cast<std::size_t>(r)]));
   }
   w.family("moonquota_reconcile_running", "gauge", "1 while an audit is in progress");
   w.sample("moonquota_reconcile_running", "", view.running ? "1" : "0");
   if (view.last) {
-    const RunOutcome& last = *view.last;
-    const bool success = last.result != RunResult::error;
+    const app::RunOutcome& last = *view.last;
+    const bool success = last.result != app::RunResult::error;
     w.family("moonquota_reconcile_last_run_success", "gauge",
              "1 when the newest audit compared metadata with the live master (and recorded it with --db), 0 when it "
              "failed");

@@ -9,11 +9,11 @@ void RunState::started() {
   m_view.running = true;
 }
 
-void RunState::record(RunOutcome outcome) {
+void RunState::record(app::RunOutcome outcome) {
   std::lock_guard lock(m_mutex);
   m_view.running = false;
   ++m_view.runs_total[static_cast<std::size_t>(outcome.result)];
-  if (outcome.result != RunResult::error) m_view.last_success_ms = outcome.finished_ms;
+  if (outcome.result != app::RunResult::error) m_view.last_success_ms = outcome.finished_ms;
   if (outcome.audit) m_view.compared = outcome.audit;
   m_view.last = std::move(outcome);
 }

@@ -9,22 +9,22 @@
 #include <mutex>
 #include <optional>
 
-#include "service/audit_run.hpp"
+#include "app/audit_command.hpp"
 
 namespace moonquota::service {
 
 struct StateView {
-  std::optional<RunOutcome> last;                              // the newest finished run
-  std::shared_ptr<const AuditResult> compared;                 // the newest run that compared (may be older)
-  std::optional<std::uint64_t> last_success_ms;                // when the newest run of result ok/drift finished
-  std::array<std::uint64_t, k_run_result_count> runs_total{};  // by RunResult
-  bool running = false;                                        // an audit is in progress
+  std::optional<app::RunOutcome> last;                              // the newest finished run
+  std::shared_ptr<const app::AuditResult> compared;                 // the newest run that compared (may be older)
+  std::optional<std::uint64_t> last_success_ms;                     // when the newest run of result ok/drift finished
+  std::array<std::uint64_t, app::k_run_result_count> runs_total{};  // by app::RunResult
+  bool running = false;                                             // an audit is in progress
 };
 
 class RunState {
  public:
   void started();
-  void record(RunOutcome outcome);
+  void record(app::RunOutcome outcome);
   [[nodiscard]] StateView view() const;  // a copy: the reports are shared, never copied
 
  private:

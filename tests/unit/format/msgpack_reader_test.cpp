@@ -1,4 +1,5 @@
 #include "format/msgpack_reader.hpp"
+#include "support/byte_literals.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,11 +8,7 @@
 namespace moonquota::format {
 namespace {
 
-std::string bytes(std::initializer_list<int> b) {
-  std::string s;
-  for (int x : b) s.push_back(static_cast<char>(x));
-  return s;
-}
+using test::bytes;
 
 TEST(MsgpackReader, ClassifiesIntegersByValue) {
   std::string in = bytes({0x05, 0xd0, 0x05, 0xd0, 0xfb, 0xcf, 0, 0, 0, 0, 0, 0, 0, 1});

@@ -218,10 +218,10 @@ TEST(PolicyYaml, FormatThenParseRoundTrips) {
   EXPECT_TRUE(policy.warnings.empty());
 }
 
-class PolicyFile : public testing::Test {
+class PolicyFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     m_dir = std::filesystem::temp_directory_path() /
             (std::string("moonquota_policy_") + info->name() + "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(m_dir);

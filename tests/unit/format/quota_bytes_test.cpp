@@ -15,7 +15,7 @@ struct AcceptedQuota {
   std::uint64_t bytes;
 };
 
-class PolicyQuotaBytesAccepted : public testing::TestWithParam<AcceptedQuota> {};
+class PolicyQuotaBytesAccepted : public ::testing::TestWithParam<AcceptedQuota> {};
 
 TEST_P(PolicyQuotaBytesAccepted, ParsesToBytes) {
   auto result = parse_quota_bytes(GetParam().text);
@@ -23,26 +23,25 @@ TEST_P(PolicyQuotaBytesAccepted, ParsesToBytes) {
   EXPECT_EQ(*result, GetParam().bytes);
 }
 
-INSTANTIATE_TEST_SUITE_P(SpecTable, PolicyQuotaBytesAccepted,
-                         testing::Values(AcceptedQuota{"12345", 12345}, AcceptedQuota{"500MB", 524288000},
-                                         AcceptedQuota{"200GB", 214748364800}, AcceptedQuota{"0012345", 12345},
-                                         AcceptedQuota{"1B", 1},
-                                         AcceptedQuota{"9223372036854775807", 9223372036854775807ULL},
-                                         AcceptedQuota{"8589934591GB", 9223372035781033984ULL},
-                                         AcceptedQuota{"8388607TB", 9223370937343148032ULL},
-                                         // Beyond the table: each unit once, and zeros that would overflow if counted.
-                                         AcceptedQuota{"1", 1}, AcceptedQuota{"1KB", 1024},
-                                         AcceptedQuota{"1MB", 1048576}, AcceptedQuota{"1GB", 1073741824},
-                                         AcceptedQuota{"1TB", 1099511627776},
-                                         AcceptedQuota{"000000000000000000000000000001KB", 1024},
-                                         AcceptedQuota{"09223372036854775807B", 9223372036854775807ULL}));
+INSTANTIATE_TEST_SUITE_P(
+    SpecTable, PolicyQuotaBytesAccepted,
+    ::testing::Values(AcceptedQuota{"12345", 12345}, AcceptedQuota{"500MB", 524288000},
+                      AcceptedQuota{"200GB", 214748364800}, AcceptedQuota{"0012345", 12345}, AcceptedQuota{"1B", 1},
+                      AcceptedQuota{"9223372036854775807", 9223372036854775807ULL},
+                      AcceptedQuota{"8589934591GB", 9223372035781033984ULL},
+                      AcceptedQuota{"8388607TB", 9223370937343148032ULL},
+                      // Beyond the table: each unit once, and zeros that would overflow if counted.
+                      AcceptedQuota{"1", 1}, AcceptedQuota{"1KB", 1024}, AcceptedQuota{"1MB", 1048576},
+                      AcceptedQuota{"1GB", 1073741824}, AcceptedQuota{"1TB", 1099511627776},
+                      AcceptedQuota{"000000000000000000000000000001KB", 1024},
+                      AcceptedQuota{"09223372036854775807B", 9223372036854775807ULL}));
 
 struct RejectedQuota {
   const char* text;
   const char* reason;  // a fragment the message must contain
 };
 
-class PolicyQuotaBytesRejected : public testing::TestWithParam<RejectedQuota> {};
+class PolicyQuotaBytesRejected : public ::testing::TestWithParam<RejectedQuota> {};
 
 TEST_P(PolicyQuotaBytesRejected, NamesTheReason) {
   auto result = parse_quota_bytes(GetParam().text);
@@ -54,7 +53,7 @@ TEST_P(PolicyQuotaBytesRejected, NamesTheReason) {
 
 INSTANTIATE_TEST_SUITE_P(
     SpecTable, PolicyQuotaBytesRejected,
-    testing::Values(
+    ::testing::Values(
         RejectedQuota{"9223372036854775808", "2^63-1"}, RejectedQuota{"18446744073709551616", "exceeds 2^64-1"},
         RejectedQuota{"18446744073709551615TB", "2^63-1"}, RejectedQuota{"8589934592GB", "2^63-1"},
         RejectedQuota{"8388608TB", "2^63-1"}, RejectedQuota{"0", "positive"}, RejectedQuota{"0GB", "positive"},

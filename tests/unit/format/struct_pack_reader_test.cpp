@@ -1,6 +1,7 @@
 // The struct_pack framing reader over hostile bytes: both header forms, every primitive, a cut at
 // every byte, and length claims larger than the buffer, each with its exact message and offset.
 #include "format/struct_pack_reader.hpp"
+#include "support/byte_literals.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +14,7 @@ namespace {
 
 constexpr std::uint32_t k_type_code = 0xA1B2C3D4;  // low bit clear: the M bit is hash_head's own
 
-std::string bytes(std::initializer_list<int> b) {
-  std::string s;
-  for (int x : b) s.push_back(static_cast<char>(x));
-  return s;
-}
+using test::bytes;
 
 std::string le(std::uint64_t v, unsigned width) {
   std::string s;

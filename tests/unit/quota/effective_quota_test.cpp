@@ -181,7 +181,7 @@ TEST(EffectiveQuota, PropertySumEqualsCapacityWhenOversubscribed) {
     if (total > capacity) ++oversubscribed_cases;
     auto effective = compute_effective_quotas(requested, capacity);
     expect_largest_remainder_split(requested, capacity, effective);
-    if (testing::Test::HasFailure()) { FAIL() << "round " << round << " capacity " << capacity; }
+    if (::testing::Test::HasFailure()) { FAIL() << "round " << round << " capacity " << capacity; }
   }
   EXPECT_GT(oversubscribed_cases, 1500);
 }

@@ -16,11 +16,11 @@ constexpr std::uint64_t k_t0 = 1'795'956'295'000;
 
 StateView succeeded_at(std::uint64_t finished_ms) {
   StateView view;
-  RunOutcome ok;
-  ok.result = RunResult::ok;
+  app::RunOutcome ok;
+  ok.result = app::RunResult::ok;
   ok.exit_code = 0;
   ok.finished_ms = finished_ms;
-  auto audit = std::make_shared<AuditResult>();
+  auto audit = std::make_shared<app::AuditResult>();
   audit->report.metadata.charge_model = restore::ChargeModel::live;
   ok.audit = audit;
   view.compared = audit;
@@ -47,8 +47,8 @@ TEST(ServiceHealth, OkWhileTheLastSuccessIsYoungerThanThreeIntervals) {
 
 TEST(ServiceHealth, FailuresAfterASuccessKeepItHealthyUntilTheSuccessIsStale) {
   StateView view = succeeded_at(k_t0);
-  RunOutcome failed;
-  failed.result = RunResult::error;
+  app::RunOutcome failed;
+  failed.result = app::RunResult::error;
   failed.exit_code = 4;
   failed.error = "connection refused";
   view.last = failed;
@@ -104,7 +104,7 @@ TEST(ServiceEndpoints, HistoryNeedsDbAndOneTenant) {
   EXPECT_EQ(answer_request("/history", {{"tenant", "a"}}, StateView{}, context, k_t0).status, 503);
   EXPECT_EQ(answer_request("/history", {{"tenant", "a"}}, view, context, k_t0).status, 503);  // not recorded
 
-  auto audit = std::make_shared<AuditResult>(*view.compared);
+  auto audit = std::make_shared<app::AuditResult>(*view.compared);
   history::TrendTable trends;
   trends.model = "live";
   trends.run_times_ms = {k_t0};

@@ -14,8 +14,8 @@ namespace {
 const BuildInfo k_build{"0.1.0", "v0.1.0-3-gabc", "3b5a5941"};
 
 // One tenant over by 4096 bytes in the live model, sampled 90 s after its snapshot.
-std::shared_ptr<AuditResult> small_audit() {
-  auto audit = std::make_shared<AuditResult>();
+std::shared_ptr<app::AuditResult> small_audit() {
+  auto audit = std::make_shared<app::AuditResult>();
   auto& r = audit->report;
   r.metadata.charge_model = restore::ChargeModel::live;
   r.tolerance_bytes = 0;
@@ -69,8 +69,8 @@ moonquota_reconcile_running{cluster="cell-a"} 1
 
 TEST(ServiceMetrics, ExactTextAfterADriftRun) {
   StateView view;
-  RunOutcome last;
-  last.result = RunResult::drift;
+  app::RunOutcome last;
+  last.result = app::RunResult::drift;
   last.exit_code = 1;
   last.audit = small_audit();
   last.finished_ms = 1'795'956'295'250;
@@ -159,8 +159,8 @@ TEST(ServiceMetrics, AFailureIsAMetricAndTheLastGoodSeriesStay) {
   StateView view;
   view.compared = small_audit();
   view.last_success_ms = 1'795'956'295'250;
-  RunOutcome failed;
-  failed.result = RunResult::error;
+  app::RunOutcome failed;
+  failed.result = app::RunResult::error;
   failed.exit_code = 4;
   failed.error = "master GET http://m:9003/api/v1/tenant_quotas: connection refused (after 4 attempts)";
   failed.finished_ms = 1'795'956'395'000;
@@ -185,7 +185,7 @@ TEST(ServiceMetrics, AFailureIsAMetricAndTheLastGoodSeriesStay) {
 
 TEST(ServiceMetrics, ALongErrorMessageIsCutAtACharacterBoundary) {
   StateView view;
-  RunOutcome failed;
+  app::RunOutcome failed;
   failed.error = std::string(k_max_message_label_bytes - 4, 'x') + "\xC3\xA9\xC3\xA9tail";  // é twice
   view.last = failed;
   const std::string text = render(view, 0);

@@ -1,4 +1,4 @@
-#include "service/audit_run.hpp"
+#include "app/audit_command.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
 
-namespace moonquota::service {
+namespace moonquota::app {
 namespace {
 
 const std::string k_r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
@@ -35,7 +35,7 @@ std::string json_report(const RunOutcome& outcome) {
 
 // serve's audit reads the metadata through the store it is handed: the store's files loaded into
 // memory give the audit the files give.
-TEST(AuditRun, AnAuditOfAStoreInMemoryIsTheAuditOfItsFiles) {
+TEST(AuditCommand, AnAuditOfAStoreInMemoryIsTheAuditOfItsFiles) {
   const AuditConfig config = r1_audit();
   source::MemoryObjectStore memory;
   ASSERT_TRUE(memory.load_directory(config.request.metadata.selection.store_dir).ok());
@@ -49,7 +49,7 @@ TEST(AuditRun, AnAuditOfAStoreInMemoryIsTheAuditOfItsFiles) {
   EXPECT_EQ(json_report(in_memory), json_report(files));
 }
 
-TEST(AuditRun, AStoreInMemoryWithoutItsMetadataIsAnErrorOutcomeNamingTheRoot) {
+TEST(AuditCommand, AStoreInMemoryWithoutItsMetadataIsAnErrorOutcomeNamingTheRoot) {
   const AuditConfig config = r1_audit();
   source::MemoryObjectStore empty;
   const RunOutcome outcome = run_audit(empty, config);
@@ -58,23 +58,5 @@ TEST(AuditRun, AStoreInMemoryWithoutItsMetadataIsAnErrorOutcomeNamingTheRoot) {
   EXPECT_NE(outcome.error.find("no snapshot root"), std::string::npos) << outcome.error;
 }
 
-// The probe between audits reads latest.txt of the same store: a new pointer is seen at once.
-TEST(AuditRun, TheLatestProbeReadsThePointerOfTheStoreItIsHanded) {
-  const AuditConfig config = r1_audit();
-  const auto& selection = config.request.metadata.selection;
-  source::MemoryObjectStore memory;
-  ASSERT_TRUE(memory.load_directory(selection.store_dir).ok());
-  auto from_files = read_latest_snapshot_id(test::local_files(), selection);
-  auto from_memory = read_latest_snapshot_id(memory, selection);
-  ASSERT_TRUE(from_files.ok() && from_memory.ok());
-  ASSERT_TRUE(from_memory->has_value());
-  EXPECT_EQ(*from_memory, *from_files);
-  const std::string latest = source::snapshot_root(selection.store_dir, selection.cluster_id) + "latest.txt";
-  memory.put(latest, "20991231_235959_999\n");
-  EXPECT_EQ(read_latest_snapshot_id(memory, selection)->value_or(""), "20991231_235959_999");
-  memory.erase(latest);
-  EXPECT_FALSE(read_latest_snapshot_id(memory, selection)->has_value());
-}
-
 }  // namespace
-}  // namespace moonquota::service
+}  // namespace moonquota::app

@@ -1,0 +1,188 @@
+// The rules of the command layer, decided once in app/ for every tool: which store flags exclude
+// which, the defaults a rebuild takes from its path, and the conflicts of an audit's live side
+// and model. Each case states the flags as given and what the rule makes of them.
+#include <gtest/gtest.h>
+
+#include "app/audit_command.hpp"
+#include "app/rebuild_command.hpp"
+#include "app/store_args.hpp"
+
+namespace moonquota::app {
+namespace {
+
+std::string usage_error(const util::Status& status) {
+  EXPECT_EQ(status.code(), util::StatusCode::invalid_argument) << status.message();
+  return status.message();
+}
+
+StoreArgs local_store() {
+  StoreArgs args;
+  args.store = "/srv/store";
+  return args;
+}
+
+TEST(StoreArgs, TheDefaultsAreThoseOfAMasterReadingItsLatestSnapshot) {
+  StoreArgs args = local_store();
+  args.restore_time = "1700000000000";
+  auto resolved = resolve_store_args(args, {}, {});
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  EXPECT_EQ(resolved->selection.store_dir, "/srv/store");
+  EXPECT_EQ(resolved->selection.cluster_id, "mooncake_cluster");
+  EXPECT_EQ(resolved->selection.snapshot, "latest");
+  EXPECT_EQ(resolved->selection.catalog, "embedded");
+  EXPECT_EQ(resolved->restore_time_ms, 1700000000000U);
+  EXPECT_FALSE(resolved->max_payload_bytes.has_value());
+}
+
+TEST(StoreArgs, EachConflictIsAUsageErrorNamingTheFlag) {
+  struct Case {
+    StoreArgs args;
+    StoreRules rules;
+    std::string flag;
+  };
+  std::vector<Case> cases;
+  {
+    StoreArgs a = local_store();
+    a.snapshot_dir = "/srv/one";
+    cases.push_back({a, {}, "--store and --snapshot-dir"});
+  }
+  for (const char* flag : {"--cluster-id", "--snapshot", "--catalog", "--redis"}) {
+    StoreArgs a;
+    a.snapshot_dir = "/srv/one";
+    if (std::string(flag) == "--cluster-id") a.cluster_id = "c";
+    if (std::string(flag) == "--snapshot") a.snapshot = "latest";
+    if (std::string(flag) == "--catalog") a.catalog = "embedded";
+    if (std::string(flag) == "--redis") a.redis = "127.0.0.1:6379";
+    cases.push_back({a, {}, flag});
+  }
+  {
+    StoreArgs a = local_store();
+    a.redis = "127.0.0.1:6379";
+    cases.push_back({a, {}, "--redis is read only with --catalog redis"});
+  }
+  {
+    StoreArgs a = local_store();
+    a.catalog = "redis";
+    cases.push_back({a, {}, "--catalog redis needs --redis"});
+  }
+  cases.push_back({StoreArgs{}, {}, "one of --store or --snapshot-dir is required"});
+  {
+    StoreArgs a = local_store();
+    a.restore_time = "yesterday";
+    cases.push_back({a, {}, "--restore-time 'yesterday'"});
+  }
+  for (const auto& c : cases) {
+    auto resolved = resolve_store_args(c.args, c.rules, {});
+    ASSERT_FALSE(resolved.ok()) << c.flag;
+    EXPECT_NE(usage_error(resolved.status()).find(c.flag), std::string::npos) << resolved.status().message();
+  }
+}
+
+TEST(StoreArgs, ASnapshotDirTakesTheClusterIdOfAnOpLogAndNeedsNoSourceWhenNoneIsRequired) {
+  StoreArgs args;
+  args.snapshot_dir = "/srv/one";
+  args.cluster_id = "prod-a";
+  StoreRules rules;
+  rules.cluster_names_oplog = true;
+  auto resolved = resolve_store_args(args, rules, {});
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  EXPECT_EQ(resolved->selection.cluster_id, "prod-a");
+  rules.source_required = false;
+  EXPECT_TRUE(resolve_store_args(StoreArgs{}, rules, {}).ok());
+}
+
+TEST(RebuildCommand, ThePathFollowsTheOpLogAndTheCapacityFollowsThePath) {
+  RebuildArgs restore_args;
+  restore_args.store = local_store();
+  auto restore_plan = plan_rebuild(restore_args);
+  ASSERT_TRUE(restore_plan.ok()) << restore_plan.status().message();
+  EXPECT_EQ(restore_plan->request.path, quota::MasterPath::restore);
+  EXPECT_EQ(restore_plan->request.capacity.mode, quota::parse_capacity("auto")->mode);
+
+  RebuildArgs promote_args = restore_args;
+  promote_args.oplog_file = "/srv/oplog.jsonl";
+  promote_args.timeout_ms = 1234;
+  auto promote_plan = plan_rebuild(promote_args);
+  ASSERT_TRUE(promote_plan.ok()) << promote_plan.status().message();
+  EXPECT_EQ(promote_plan->request.path, quota::MasterPath::promote);
+  EXPECT_EQ(promote_plan->request.capacity.mode, quota::parse_capacity("failover")->mode);
+  EXPECT_EQ(promote_plan->request.oplog.net.read_timeout_ms, 1234U);
+  EXPECT_EQ(promote_plan->request.selection.net.connect_timeout_ms, 1234U);
+}
+
+TEST(RebuildCommand, APathThatContradictsTheOpLogIsAUsageError) {
+  RebuildArgs args;
+  args.store = local_store();
+  args.path = "promote";
+  EXPECT_NE(usage_error(plan_rebuild(args).status()).find("--path promote needs"), std::string::npos);
+  args.path = "restore";
+  args.until_seq = 7;
+  EXPECT_NE(usage_error(plan_rebuild(args).status()).find("--path restore reads no OpLog"), std::string::npos);
+  args.until_seq.reset();
+  args.policy = "a.yaml";
+  args.policy_etcd = "127.0.0.1:2379";
+  EXPECT_NE(usage_error(plan_rebuild(args).status()).find("--policy and --policy-etcd"), std::string::npos);
+}
+
+AuditArgs saved_audit() {
+  AuditArgs args;
+  args.metadata.store = local_store();
+  args.live.live_json = {"/srv/list.json"};
+  return args;
+}
+
+TEST(AuditCommand, TheModelIsLiveUnlessARestoreTimeIsGiven) {
+  auto live = plan_audit(saved_audit());
+  ASSERT_TRUE(live.ok()) << live.status().message();
+  EXPECT_EQ(live->config.request.metadata.restore.charge_model, restore::ChargeModel::live);
+  AuditArgs at_time = saved_audit();
+  at_time.metadata.store.restore_time = "now";
+  auto restored = plan_audit(at_time);
+  ASSERT_TRUE(restored.ok()) << restored.status().message();
+  EXPECT_EQ(restored->config.request.metadata.restore.charge_model, restore::ChargeModel::restore);
+  at_time.model = "live";
+  EXPECT_NE(usage_error(plan_audit(at_time).status()).find("--model live and --restore-time"), std::string::npos);
+  AuditArgs keep = saved_audit();
+  keep.metadata.lease_model = "keep";
+  EXPECT_NE(usage_error(plan_audit(keep).status()).find("--lease-model keep"), std::string::npos);
+}
+
+TEST(AuditCommand, AFlagTheLiveSourceWouldIgnoreIsAUsageErrorNamingIt) {
+  AuditArgs retries = saved_audit();
+  retries.live.retries = 2;
+  EXPECT_NE(usage_error(plan_audit(retries).status()).find("--retries applies to --master"), std::string::npos);
+  AuditArgs sampled = saved_audit();
+  sampled.live.live_json.clear();
+  sampled.live.master = {"http://127.0.0.1:9003"};
+  sampled.live.sampled_at_ms = 1;
+  EXPECT_NE(usage_error(plan_audit(sampled).status()).find("--sampled-at"), std::string::npos);
+  AuditArgs both = saved_audit();
+  both.live.master = {"http://127.0.0.1:9003"};
+  EXPECT_NE(usage_error(plan_audit(both).status()).find("--master excludes"), std::string::npos);
+  AuditArgs persistence = saved_audit();
+  persistence.persistence_runs = 3;
+  EXPECT_NE(usage_error(plan_audit(persistence).status()).find("--persistence-runs"), std::string::npos);
+}
+
+TEST(AuditCommand, ThePlanCarriesTheLiveSideAndTheHistoryAsGiven) {
+  AuditArgs args = saved_audit();
+  args.live.samples = 3;
+  args.tolerance_bytes = 4096;
+  args.fail_on = "unexplained";
+  args.db = "/srv/db";
+  args.persistence_runs = 5;
+  args.metadata.timeout_ms = 777;
+  auto plan = plan_audit(args);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  EXPECT_EQ(plan->config.request.live.list_files, args.live.live_json);
+  EXPECT_EQ(plan->config.request.live.samples, 3U);
+  EXPECT_EQ(plan->config.request.live.timeouts.read_timeout_ms, 777U);
+  EXPECT_EQ(plan->config.request.tolerance_bytes, 4096U);
+  EXPECT_TRUE(plan->config.fail_on_unexplained);
+  EXPECT_EQ(plan->config.db, "/srv/db");
+  EXPECT_EQ(plan->config.persistence_runs, 5U);
+  EXPECT_EQ(plan->store.selection.store_dir, "/srv/store");
+}
+
+}  // namespace
+}  // namespace moonquota::app
