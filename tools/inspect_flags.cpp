@@ -6,7 +6,7 @@ namespace moonquota::tools {
 
 namespace {
 
-void add_objects_command(CLI::App& app, report::InspectRequest& r) {
+void add_objects_command(CLI::App& app, app::InspectArgs& r) {
   auto* objects = app.add_subcommand("objects", "List objects (NDJSON for piping)");
   objects->add_option("--tenant", r.filter.tenant, "Only this tenant");
   objects->add_option("--key-prefix", r.filter.key_prefix, "Only keys starting with this");
@@ -18,7 +18,7 @@ void add_objects_command(CLI::App& app, report::InspectRequest& r) {
   objects->add_option("--limit", r.limit, "Stop after N objects")->default_str("all");
 }
 
-void add_survival_command(CLI::App& app, report::InspectRequest& r) {
+void add_survival_command(CLI::App& app, app::InspectArgs& r) {
   auto* survival = app.add_subcommand(
       "survival", "What a restore at each point keeps and drops, per tenant; when each tenant's charge is gone");
   survival
@@ -32,8 +32,8 @@ void add_survival_command(CLI::App& app, report::InspectRequest& r) {
                    "replays the OpLog and is promoted)")
       ->default_str("restore")
       ->check(CLI::IsMember({"restore", "promote"}));
-  auto* oplog_etcd = survival->add_option("--oplog-etcd", r.oplog.etcd, "promote: read the OpLog from etcd HOST:PORT");
-  survival->add_option("--oplog-file", r.oplog.file, "promote: read the OpLog from an export file")
+  auto* oplog_etcd = survival->add_option("--oplog-etcd", r.oplog_etcd, "promote: read the OpLog from etcd HOST:PORT");
+  survival->add_option("--oplog-file", r.oplog_file, "promote: read the OpLog from an export file")
       ->excludes(oplog_etcd);
   survival->add_option("--until-seq", r.until_seq, "promote: replay the OpLog only up to sequence N");
   survival->add_option("--lease-model", r.lease_model, "upstream | keep (leases ignored at restore)")
@@ -48,7 +48,7 @@ void add_inspect_flags(CLI::App& app, app::InspectArgs& args, CommonFlags& commo
   add_store_flags(app, args.store);
   add_common_flags(app, common, {"text", "json", "ndjson", "html"});
   args.net_log = net_log();
-  auto& r = args.request;
+  auto& r = args;
   app.add_subcommand("summary", "Snapshot id, files, objects and replicas by type x status, tenants, segments, tasks");
   app.add_subcommand("tenants", "Per tenant objects, bytes by replica type, charge, biggest objects")
       ->add_option("--biggest", r.biggest, "Biggest objects shown per tenant");

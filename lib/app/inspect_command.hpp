@@ -3,26 +3,53 @@
 // stream (report/inspect/inspect_run) and its exit decision.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "app/store_args.hpp"
+#include "inspect/survival_points.hpp"
 #include "report/inspect/inspect_run.hpp"
 #include "util/net_config.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::app {
 
+// `objects`' filter as given (--replica-type and --status: a name or a number).
+struct ObjectFilterArgs {
+  std::optional<std::string> tenant, key_prefix, replica_type, status, group;
+  std::uint64_t min_size = 0;
+};
+
 struct InspectArgs {
   StoreArgs store;
   std::string command;  // summary | tenants | objects | top | segments | tasks | verify | diff | dump | survival
-  // The command's own flags (filter, limit, diff's ids and --other-store, survival's points, path and
-  // OpLog); selection, restore time, payload guard, threads and format are filled in by plan_inspect.
-  report::InspectRequest request;
   std::string format = "text";
   unsigned threads = 0;  // 0: all cores
   util::NetLog net_log;  // the caller's logging of network attempts (may be empty)
+  // objects
+  ObjectFilterArgs filter;
+  std::uint64_t limit = 0;  // objects, diff: 0 = all
+  // tenants, top
+  std::size_t biggest = 3;
+  std::string top_what = "objects";  // objects | tenants
+  std::string top_by = "size";       // size | charge
+  std::size_t top_n = 10;
+  // verify
+  std::size_t max_findings = 1000;
+  std::string temp_dir;
+  // diff
+  std::string other_store;
+  std::vector<std::string> ids;
+  // survival
+  std::string at = inspect::k_default_survival_points;
+  std::string lease_model = "upstream";  // upstream | keep
+  std::string path = "restore";          // restore | promote
+  std::string oplog_etcd, oplog_file;    // promote: the OpLog tail the standby replays
+  std::optional<std::uint64_t> until_seq;
 };
 
 struct InspectPlan {
@@ -31,7 +58,9 @@ struct InspectPlan {
 };
 
 // The rules: the store rules (survival --path promote names an OpLog's cluster with --cluster-id);
-// --format html is survival's only. Errors: invalid_argument (usage).
+// --format html is survival's only; the filter's names; top's ranking; diff's ids against
+// --other-store; survival's points, lease model, and --path against the OpLog flags. Errors:
+// invalid_argument (usage), naming the flag.
 [[nodiscard]] util::Result<InspectPlan> plan_inspect(const InspectArgs& args);
 
 struct InspectCommandOutcome {

@@ -1,6 +1,5 @@
 #include "report/inspect/inspect_run.hpp"
 
-#include <exception>
 #include <utility>
 
 #include "inspect/snapshot_diff.hpp"
@@ -8,7 +7,6 @@
 #include "inspect/snapshot_stats.hpp"
 #include "inspect/survival_points.hpp"
 #include "inspect/verify.hpp"
-#include "model/enums.hpp"
 #include "report/inspect/inspect_diff_report.hpp"
 #include "report/inspect/inspect_objects_report.hpp"
 #include "report/inspect/inspect_summary_report.hpp"
@@ -22,16 +20,6 @@ namespace moonquota::report {
 namespace {
 
 using util::Status;
-
-util::Result<std::int64_t> parse_enum(const std::string& text, const char* flag, const model::EnumTable& names) {
-  if (auto value = names.parse(text)) return *value;
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size()) return static_cast<std::int64_t>(v);
-  } catch (const std::exception&) {}
-  return Status::invalid_argument(std::string(flag) + " '" + text + "' is not a known name or a number");
-}
 
 // An error met while reading the selected snapshot names it: its id and, unless the message
 // already holds it, its directory (which holds the store path).
@@ -76,7 +64,7 @@ util::Result<InspectOutcome> run_stats_command(source::ObjectStore& store, const
   MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
   const auto command = request.command;
   const auto format = request.format;
-  const auto by = request.top_by == "charge" ? inspect::RankBy::charge : inspect::RankBy::size;
+  const auto by = request.top_by;
   if (command == InspectCommand::segments || command == InspectCommand::tasks) {
     // Every shard is decoded although these reports do not list objects: the master's verdict
     // they print must be the one quota-rebuild gives (a corrupt shard rejects the snapshot).
@@ -91,7 +79,7 @@ util::Result<InspectOutcome> run_stats_command(source::ObjectStore& store, const
   }
   inspect::StatsOptions stats;
   stats.biggest_per_tenant = command == InspectCommand::tenants ? request.biggest : 0;
-  stats.top_objects = command == InspectCommand::top && request.top_what == "objects" ? request.top_n : 0;
+  stats.top_objects = command == InspectCommand::top && request.top_what == TopWhat::objects ? request.top_n : 0;
   stats.rank_by = by;
   MQ_ASSIGN_OR_RETURN(
       inspect::StatsScan scan,
@@ -102,10 +90,10 @@ util::Result<InspectOutcome> run_stats_command(source::ObjectStore& store, const
   if (command == InspectCommand::summary)
     render_summary(p.context, scan, inspect::summarize_snapshot(scan), format, out);
   if (command == InspectCommand::tenants) render_tenants(p.context, scan, format, out);
-  if (command == InspectCommand::top && request.top_what == "objects") {
+  if (command == InspectCommand::top && request.top_what == TopWhat::objects) {
     render_top_objects(p.context, scan, by, format, out);
   }
-  if (command == InspectCommand::top && request.top_what == "tenants") {
+  if (command == InspectCommand::top && request.top_what == TopWhat::tenants) {
     render_top_tenants(p.context, scan, by, request.top_n, format, out);
   }
   return InspectOutcome{};
@@ -115,8 +103,7 @@ util::Result<InspectOutcome> run_listing_command(source::ObjectStore& store, con
                                                  std::ostream& out) {
   MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
   const bool dump = request.command == InspectCommand::dump;
-  MQ_ASSIGN_OR_RETURN(inspect::ObjectFilter filter, dump ? util::Result<inspect::ObjectFilter>(inspect::ObjectFilter{})
-                                                         : object_filter(request.filter));
+  const inspect::ObjectFilter filter = dump ? inspect::ObjectFilter{} : request.filter;
   // The header (segments, tasks, discarded replicas) first: the verdict and `dump` need it.
   restore::ScanOptions header_options = p.scan;
   header_options.decode_shards = false;
@@ -174,22 +161,13 @@ util::Result<InspectOutcome> run_verify(source::ObjectStore& store, const Inspec
 }
 
 util::Result<InspectOutcome> run_diff(const InspectStores& stores, const InspectRequest& request, std::ostream& out) {
-  if (request.selection.store_dir.empty()) {
-    return Status::invalid_argument("diff needs --store (and --other-store for two stores)");
-  }
   restore::StoreSelection a = request.selection;
   restore::StoreSelection b = request.selection;
-  const auto& ids = request.ids;
+  a.snapshot = request.snapshot_a;
+  b.snapshot = request.snapshot_b;
   if (!request.other_store.empty()) {
     b.store_dir = request.other_store;
     b.catalog = "embedded";  // a Redis catalog describes store A only
-    if (ids.size() > 2) return Status::invalid_argument("diff takes at most two ids");
-    a.snapshot = ids.empty() ? "latest" : ids[0];
-    b.snapshot = ids.size() < 2 ? "latest" : ids[1];
-  } else {
-    if (ids.size() != 2) return Status::invalid_argument("diff --store DIR needs two snapshot ids: ID_A ID_B");
-    a.snapshot = ids[0];
-    b.snapshot = ids[1];
   }
   source::ObjectStore& store_b = stores.other != nullptr ? *stores.other : stores.store;
   auto side_a = inspect::select_snapshot(stores.store, a);
@@ -214,37 +192,9 @@ util::Result<InspectOutcome> run_diff(const InspectStores& stores, const Inspect
   return outcome;
 }
 
-// Flags of survival that contradict its --path: exit 2 before anything is read.
-Status check_survival_path(const InspectRequest& request) {
-  if (request.path == "restore") {
-    if (request.oplog.given() || request.until_seq) {
-      return Status::invalid_argument(
-          "--path restore reads no OpLog: drop --oplog-etcd/--oplog-file/--until-seq, or use --path promote");
-    }
-    return {};
-  }
-  if (request.path != "promote") {
-    return Status::invalid_argument("--path '" + request.path + "' is not restore or promote");
-  }
-  if (!request.oplog.given()) return Status::invalid_argument("--path promote needs --oplog-etcd or --oplog-file");
-  if (request.selection.snapshot != "latest" && !request.selection.snapshot.empty()) {
-    return Status::invalid_argument("--snapshot " + request.selection.snapshot +
-                                    ": a standby bootstraps from the catalog's latest snapshot only (no fallback); "
-                                    "drop --snapshot, or give that snapshot's directory with --snapshot-dir");
-  }
-  return {};
-}
-
 util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const InspectRequest& request,
                                           std::ostream& out) {
-  // Flags first (exit 2 before the store is read).
-  auto lease_model = restore::parse_lease_model(request.lease_model);
-  if (!lease_model) {
-    return Status::invalid_argument("--lease-model '" + request.lease_model + "' is not upstream or keep");
-  }
-  MQ_RETURN_IF_ERROR(check_survival_path(request));
-  const bool promote = request.path == "promote";
-  MQ_ASSIGN_OR_RETURN(std::vector<inspect::PointSpec> specs, inspect::parse_survival_points(request.at));
+  const bool promote = request.promote;
   InspectRequest selected_request = request;
   if (promote && selected_request.selection.snapshot.empty()) selected_request.selection.snapshot = "latest";
   MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, selected_request));
@@ -261,9 +211,9 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
   if (header.descriptor) created_at = header.descriptor->created_at_ms;
   MQ_ASSIGN_OR_RETURN(
       std::vector<inspect::SurvivalPoint> points,
-      inspect::resolve_survival_points(specs, created_at, request.restore_time_ms, header.descriptor_error));
+      inspect::resolve_survival_points(request.points, created_at, request.restore_time_ms, header.descriptor_error));
   restore::SurvivalOptions options;
-  options.lease_model = *lease_model;
+  options.lease_model = request.lease_model;
   for (const auto& point : points) options.points_ms.push_back(point.at_ms);
   if (promote) {
     restore::ReplayOptions replay;
@@ -272,8 +222,8 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
         restore::PromoteSurvival survival,
         restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, options));
     p.context.verdict_applies = false;
-    const SurvivalReport report =
-        build_promote_survival_report(p.context, survival, points, *lease_model, *created_at, request.restore_time_ms);
+    const SurvivalReport report = build_promote_survival_report(p.context, survival, points, request.lease_model,
+                                                                *created_at, request.restore_time_ms);
     render_survival(report, header, request.format, out);
     return InspectOutcome{};
   }
@@ -284,7 +234,7 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
           restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads), sel));
   decide_verdict(store, p, scan.snapshot);
   const SurvivalReport report =
-      build_survival_report(p.context, scan, points, *lease_model, *created_at, request.restore_time_ms);
+      build_survival_report(p.context, scan, points, request.lease_model, *created_at, request.restore_time_ms);
   render_survival(report, scan.snapshot, request.format, out);
   return InspectOutcome{};
 }
@@ -302,23 +252,6 @@ std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
     if (n == name) return c;
   }
   return std::nullopt;
-}
-
-util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& f) {
-  inspect::ObjectFilter filter;
-  filter.tenant_id = f.tenant;
-  filter.key_prefix = f.key_prefix.value_or("");
-  filter.min_size = f.min_size;
-  filter.group_id = f.group;
-  if (f.replica_type) {
-    MQ_ASSIGN_OR_RETURN(std::int64_t t, parse_enum(*f.replica_type, "--replica-type", model::replica_type::k_table));
-    filter.replica_type = static_cast<std::int8_t>(t);
-  }
-  if (f.status) {
-    MQ_ASSIGN_OR_RETURN(std::int64_t s, parse_enum(*f.status, "--status", model::replica_status::k_table));
-    filter.status = static_cast<std::int16_t>(s);
-  }
-  return filter;
 }
 
 util::Result<InspectOutcome> run_inspect(const InspectStores& stores, const InspectRequest& request,

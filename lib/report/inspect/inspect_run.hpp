@@ -12,8 +12,11 @@
 #include <vector>
 
 #include "inspect/object_listing.hpp"
+#include "inspect/snapshot_stats.hpp"
+#include "inspect/survival_points.hpp"
 #include "report/inspect/inspect_json.hpp"
 #include "restore/restore_path.hpp"
+#include "restore/restored_state.hpp"
 #include "source/oplog_source.hpp"
 #include "util/status.hpp"
 
@@ -24,15 +27,9 @@ enum class InspectCommand { summary, tenants, objects, top, segments, tasks, ver
 // The command name as typed ("summary", ...), or nothing.
 [[nodiscard]] std::optional<InspectCommand> parse_inspect_command(const std::string& name);
 
-// --replica-type / --status etc. of `objects`, as typed (names or numbers).
-struct ObjectFilterFlags {
-  std::optional<std::string> tenant, key_prefix, replica_type, status, group;
-  std::uint64_t min_size = 0;
-};
+enum class TopWhat { objects, tenants };
 
-// The filter of `objects`. Errors: invalid_argument naming the flag of an unknown name.
-[[nodiscard]] util::Result<inspect::ObjectFilter> object_filter(const ObjectFilterFlags& flags);
-
+// One inspection, typed: the flags as given and their rules are app/inspect_command's.
 struct InspectRequest {
   InspectCommand command = InspectCommand::summary;
   restore::StoreSelection selection;
@@ -42,25 +39,26 @@ struct InspectRequest {
   OutputFormat format = OutputFormat::text;
   std::function<void(std::uint64_t, std::uint64_t)> progress;  // shards, objects; may be empty
   // objects
-  ObjectFilterFlags filter;
+  inspect::ObjectFilter filter;
   std::uint64_t limit = 0;  // objects / diff: 0 = all
   // tenants, top
   std::size_t biggest = 3;
-  std::string top_what = "objects";  // objects | tenants
-  std::string top_by = "size";       // size | charge
+  TopWhat top_what = TopWhat::objects;
+  inspect::RankBy top_by = inspect::RankBy::size;
   std::size_t top_n = 10;
   // verify
   std::size_t max_findings = 1000;
   std::string temp_dir;
-  // diff
+  // diff: snapshot A of `selection`'s store, snapshot B of other_store (or the same store)
   std::string other_store;
-  std::vector<std::string> ids;
+  std::string snapshot_a = "latest";
+  std::string snapshot_b = "latest";
   // survival (restore_time_ms is its `now`)
-  std::string at = "0,1s,2s,5s,10s,30s,1m,5m,1h";  // inspect::k_default_survival_points
-  std::string lease_model = "upstream";            // upstream | keep
-  std::string path = "restore";                    // restore | promote
-  source::OpLogSelection oplog;                    // promote: the OpLog tail the standby replays
-  std::optional<std::uint64_t> until_seq;          // promote: replay up to this sequence
+  std::vector<inspect::PointSpec> points;
+  restore::LeaseModel lease_model = restore::LeaseModel::upstream;
+  bool promote = false;                    // --path promote: a standby's bootstrap, replay and promotion
+  source::OpLogSelection oplog;            // promote: the OpLog tail the standby replays
+  std::optional<std::uint64_t> until_seq;  // promote: replay up to this sequence
 };
 
 struct InspectOutcome {

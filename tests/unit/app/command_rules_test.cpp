@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "app/audit_command.hpp"
+#include "app/inspect_command.hpp"
 #include "app/rebuild_command.hpp"
 #include "app/store_args.hpp"
 
@@ -182,6 +183,74 @@ TEST(AuditCommand, ThePlanCarriesTheLiveSideAndTheHistoryAsGiven) {
   EXPECT_EQ(plan->config.db, "/srv/db");
   EXPECT_EQ(plan->config.persistence_runs, 5U);
   EXPECT_EQ(plan->store.selection.store_dir, "/srv/store");
+}
+
+InspectArgs inspect_args(const std::string& command) {
+  InspectArgs args;
+  args.store = local_store();
+  args.command = command;
+  return args;
+}
+
+TEST(InspectCommand, TheCommandsFlagsAreTypedOnce) {
+  InspectArgs objects = inspect_args("objects");
+  objects.filter.replica_type = "MEMORY";
+  objects.filter.status = "4";
+  auto plan = plan_inspect(objects);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  EXPECT_EQ(plan->request.filter.replica_type, std::optional<std::int8_t>(0));
+  EXPECT_EQ(plan->request.filter.status, std::optional<std::int16_t>(4));
+  InspectArgs top = inspect_args("top");
+  top.top_what = "tenants";
+  top.top_by = "charge";
+  auto top_plan = plan_inspect(top);
+  ASSERT_TRUE(top_plan.ok()) << top_plan.status().message();
+  EXPECT_EQ(top_plan->request.top_what, report::TopWhat::tenants);
+  EXPECT_EQ(top_plan->request.top_by, inspect::RankBy::charge);
+  InspectArgs diff = inspect_args("diff");
+  diff.other_store = "/srv/other";
+  diff.ids = {"20260101_000000_000"};
+  auto diff_plan = plan_inspect(diff);
+  ASSERT_TRUE(diff_plan.ok()) << diff_plan.status().message();
+  EXPECT_EQ(diff_plan->request.snapshot_a, "20260101_000000_000");
+  EXPECT_EQ(diff_plan->request.snapshot_b, "latest");
+  InspectArgs survival = inspect_args("survival");
+  survival.path = "promote";
+  survival.oplog_file = "/srv/oplog.jsonl";
+  survival.at = "0,10s";
+  auto survival_plan = plan_inspect(survival);
+  ASSERT_TRUE(survival_plan.ok()) << survival_plan.status().message();
+  EXPECT_TRUE(survival_plan->request.promote);
+  EXPECT_EQ(survival_plan->request.points.size(), 2U);
+}
+
+TEST(InspectCommand, AFlagItsCommandCannotHonourIsAUsageErrorNamingIt) {
+  std::vector<std::pair<InspectArgs, std::string>> cases;
+  InspectArgs bad_type = inspect_args("objects");
+  bad_type.filter.replica_type = "TAPE";
+  cases.emplace_back(bad_type, "--replica-type 'TAPE'");
+  InspectArgs html = inspect_args("summary");
+  html.format = "html";
+  cases.emplace_back(html, "--format html is offered by survival only");
+  InspectArgs one_id = inspect_args("diff");
+  one_id.ids = {"a"};
+  cases.emplace_back(one_id, "needs two snapshot ids");
+  InspectArgs restore_oplog = inspect_args("survival");
+  restore_oplog.oplog_file = "/srv/oplog.jsonl";
+  cases.emplace_back(restore_oplog, "--path restore reads no OpLog");
+  InspectArgs promote_snapshot = inspect_args("survival");
+  promote_snapshot.path = "promote";
+  promote_snapshot.oplog_file = "/srv/oplog.jsonl";
+  promote_snapshot.store.snapshot = "20260101_000000_000";
+  cases.emplace_back(promote_snapshot, "latest snapshot only");
+  InspectArgs bad_points = inspect_args("survival");
+  bad_points.at = "soon";
+  cases.emplace_back(bad_points, "soon");
+  for (const auto& [args, expected] : cases) {
+    auto plan = plan_inspect(args);
+    ASSERT_FALSE(plan.ok()) << expected;
+    EXPECT_NE(usage_error(plan.status()).find(expected), std::string::npos) << plan.status().message();
+  }
 }
 
 }  // namespace
