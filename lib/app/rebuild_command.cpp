@@ -40,6 +40,9 @@ util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
   rules.source_required = r.path == quota::MasterPath::restore;
   rules.cluster_names_oplog = oplog_given;
   MQ_ASSIGN_OR_RETURN(plan.store, resolve_store_args(a.store, rules, a.net_log));
+  for (const auto& [value, flag] : {std::pair{&a.policy, "--policy"}, std::pair{&a.policy_etcd, "--policy-etcd"}}) {
+    if (*value && (*value)->empty()) return Status::invalid_argument(std::string(flag) + ": value must not be empty");
+  }
   if (a.policy && a.policy_etcd) return Status::invalid_argument("--policy and --policy-etcd exclude each other");
   r.policy_file = a.policy;
   r.policy_etcd = a.policy_etcd;

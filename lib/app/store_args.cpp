@@ -19,7 +19,18 @@ std::string first_flag_ignored_by_snapshot_dir(const StoreArgs& a, const StoreRu
   return {};
 }
 
+// A flag given with the empty value names nothing: a usage error rather than a default.
+Status check_not_empty(const std::optional<std::string>& value, const char* flag) {
+  if (value && value->empty()) return Status::invalid_argument(std::string(flag) + ": value must not be empty");
+  return {};
+}
+
 Status check_store_args(const StoreArgs& a, const StoreRules& rules) {
+  MQ_RETURN_IF_ERROR(check_not_empty(a.store, "--store"));
+  MQ_RETURN_IF_ERROR(check_not_empty(a.snapshot_dir, "--snapshot-dir"));
+  MQ_RETURN_IF_ERROR(check_not_empty(a.cluster_id, "--cluster-id"));
+  MQ_RETURN_IF_ERROR(check_not_empty(a.snapshot, "--snapshot"));
+  MQ_RETURN_IF_ERROR(check_not_empty(a.redis, "--redis"));
   if (a.store && a.snapshot_dir) return Status::invalid_argument("--store and --snapshot-dir exclude each other");
   if (a.snapshot_dir) {
     if (const std::string ignored = first_flag_ignored_by_snapshot_dir(a, rules); !ignored.empty()) {
@@ -33,9 +44,7 @@ Status check_store_args(const StoreArgs& a, const StoreRules& rules) {
   if (a.redis && !redis_catalog) {
     return Status::invalid_argument("--redis is read only with --catalog redis (the catalog is embedded by default)");
   }
-  if (redis_catalog && (!a.redis || a.redis->empty())) {
-    return Status::invalid_argument("--catalog redis needs --redis HOST:PORT");
-  }
+  if (redis_catalog && !a.redis) { return Status::invalid_argument("--catalog redis needs --redis HOST:PORT"); }
   if (rules.source_required && !a.store && !a.snapshot_dir) {
     return Status::invalid_argument("one of --store or --snapshot-dir is required");
   }

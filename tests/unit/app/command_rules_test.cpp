@@ -68,6 +68,11 @@ TEST(StoreArgs, EachConflictIsAUsageErrorNamingTheFlag) {
   }
   cases.push_back({StoreArgs{}, {}, "one of --store or --snapshot-dir is required"});
   {
+    StoreArgs a;
+    a.store = "";
+    cases.push_back({a, {}, "--store: value must not be empty"});
+  }
+  {
     StoreArgs a = local_store();
     a.restore_time = "yesterday";
     cases.push_back({a, {}, "--restore-time 'yesterday'"});
