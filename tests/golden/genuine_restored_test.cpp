@@ -8,7 +8,7 @@
 
 #include "support/run_tool.hpp"
 
-namespace moonquota::testing {
+namespace moonquota::test {
 namespace {
 
 using nlohmann::json;
@@ -59,4 +59,4 @@ TEST(GenuineStores, QuiescentOrphanMatchesTheRealMaster) {
 }
 
 }  // namespace
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

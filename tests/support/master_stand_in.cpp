@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-namespace moonquota::testing {
+namespace moonquota::test {
 
 namespace {
 
@@ -274,4 +274,4 @@ void MasterStandIn::stop() {
   m_server.reset();
 }
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

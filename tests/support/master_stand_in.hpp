@@ -23,7 +23,7 @@
 #include "quota/account_table.hpp"
 #include "reconcile/live_types.hpp"
 
-namespace moonquota::testing {
+namespace moonquota::test {
 
 struct StandInKnobs {
   std::map<std::string, std::int64_t> drift_bytes;      // tenant -> signed bytes added to its charge
@@ -82,4 +82,4 @@ class MasterStandIn {
 // non-ASCII code point as \uXXXX with uppercase hex (surrogate pairs above U+FFFF).
 [[nodiscard]] std::string ylt_json_string(const std::string& raw);
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

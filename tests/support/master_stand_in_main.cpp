@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> drift, inflight, extra;
   std::vector<std::string> hidden, flips;
   std::optional<std::uint64_t> live_capacity;
-  mq::testing::StandInKnobs knobs;
+  mq::test::StandInKnobs knobs;
   app.add_option("--store", request.selection.store_dir, "Snapshot store the state is computed from");
   app.add_option("--snapshot-dir", request.selection.snapshot_dir, "One snapshot directory instead");
   app.add_option("--policy", policy, "Policy YAML");
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  mq::testing::MasterStandIn stand_in(mq::testing::live_tenants_from(rebuilt->table),
+  mq::test::MasterStandIn stand_in(mq::test::live_tenants_from(rebuilt->table),
                                       live_capacity.value_or(rebuilt->table.capacity_bytes), knobs);
   const int bound = stand_in.start(port);
   if (bound < 0) {

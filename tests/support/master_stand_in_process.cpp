@@ -12,17 +12,17 @@
 #include "support/run_tool.hpp"
 #include "support/tree_paths.hpp"
 
-namespace moonquota::testing {
+namespace moonquota::test {
 
 namespace {
 
-const char* k_r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
+const char* k_r1_case_dir = "snapshots/genuine-live/r1_quiescent_orphan/";
 
 }  // namespace
 
 std::vector<std::string> genuine_r1_metadata_args() {
-  return {"--store",        source_path(std::string(k_r1) + "store"),
-          "--policy",       source_path(std::string(k_r1) + "policy.yaml"),
+  return {"--store",        source_path(std::string(k_r1_case_dir) + "store"),
+          "--policy",       source_path(std::string(k_r1_case_dir) + "policy.yaml"),
           "--restore-time", "1795956296529"};
 }
 
@@ -95,4 +95,4 @@ SilentListener::~SilentListener() {
   if (m_fd >= 0) close(m_fd);
 }
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

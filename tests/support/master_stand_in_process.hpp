@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace moonquota::testing {
+namespace moonquota::test {
 
 class StandInProcess {
  public:
@@ -51,4 +51,4 @@ class SilentListener {
   int m_port = 0;
 };
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

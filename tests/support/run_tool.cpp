@@ -10,7 +10,7 @@
 
 #include "support/tree_paths.hpp"
 
-namespace moonquota::testing {
+namespace moonquota::test {
 
 namespace {
 
@@ -22,8 +22,6 @@ std::string slurp(const std::string& path) {
 }
 
 }  // namespace
-
-std::string source_path(const std::string& relative) { return test::source_path(relative); }
 
 ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args) {
   const std::string binary = test::binary_path("tools/" + tool);
@@ -57,4 +55,4 @@ ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args) 
 
 std::string read_source_file(const std::string& relative) { return slurp(source_path(relative)); }
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

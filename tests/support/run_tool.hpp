@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace moonquota::testing {
+#include "support/tree_paths.hpp"
+
+namespace moonquota::test {
 
 struct ToolRun {
   int exit_code = -1;
@@ -15,10 +17,7 @@ struct ToolRun {
 // Runs MOONQUOTA_BINARY_DIR/tools/<tool> with `args` (no shell involved).
 ToolRun run_tool(const std::string& tool, const std::vector<std::string>& args);
 
-// Absolute path of a file in the source tree.
-std::string source_path(const std::string& relative);
-
 // The whole content of a file in the source tree (empty when it cannot be read).
 std::string read_source_file(const std::string& relative);
 
-}  // namespace moonquota::testing
+}  // namespace moonquota::test

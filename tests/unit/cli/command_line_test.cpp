@@ -19,8 +19,8 @@
 namespace moonquota::cli {
 namespace {
 
-using testing::run_tool;
-using testing::source_path;
+using test::run_tool;
+using test::source_path;
 
 const std::vector<std::string> k_tools = {"quota-rebuild", "quota-reconcile", "snapshot-inspect", "oplog-inspect",
                                           "snapshot-forge"};
@@ -31,7 +31,7 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 }
 
 std::vector<std::string> reconcile_saved(const std::vector<std::string>& more) {
-  return with(testing::genuine_r1_metadata_args(),
+  return with(test::genuine_r1_metadata_args(),
               with({"--live-json", source_path("testdata/live/r1_small_drift.json")}, more));
 }
 
@@ -67,7 +67,7 @@ class TempDir {
 TEST(CommandLine, EmptyMasterIsAUsageErrorAndDoesNotSwallowTheNextFlag) {
   TempDir dir;
   const auto out = dir.path() / "reconcile.prom";
-  auto run = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(),
+  auto run = run_tool("quota-reconcile", with(test::genuine_r1_metadata_args(),
                                               {"--master", "", "--format", "prom", "--output", out.string()}));
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_EQ(run.err, "quota-reconcile: --master: value must not be empty\n");
@@ -77,8 +77,8 @@ TEST(CommandLine, EmptyMasterIsAUsageErrorAndDoesNotSwallowTheNextFlag) {
 
 TEST(CommandLine, StrayArgumentAfterMasterIsNotASecondEndpoint) {
   auto run = run_tool("quota-reconcile",
-                      with(testing::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "extra", "--retries",
-                                                                 "1", "--connect-timeout-ms", "100"}));
+                      with(test::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "extra", "--retries",
+                                                              "1", "--connect-timeout-ms", "100"}));
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("extra"), std::string::npos) << run.err;
   EXPECT_EQ(lines(run.err), 1U) << run.err;
@@ -86,10 +86,10 @@ TEST(CommandLine, StrayArgumentAfterMasterIsNotASecondEndpoint) {
 
 TEST(CommandLine, EveryRepeatableOptionRefusesEmptyAndFlagLikeValues) {
   for (const std::string flag : {"--master", "--live-json", "--live-metrics"}) {
-    auto empty = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(), {flag + "="}));
+    auto empty = run_tool("quota-reconcile", with(test::genuine_r1_metadata_args(), {flag + "="}));
     EXPECT_EQ(empty.exit_code, 2) << flag << ": " << empty.err;
     EXPECT_EQ(empty.err, "quota-reconcile: " + flag + ": value must not be empty\n");
-    auto flag_like = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(), {flag + "=--format"}));
+    auto flag_like = run_tool("quota-reconcile", with(test::genuine_r1_metadata_args(), {flag + "=--format"}));
     EXPECT_EQ(flag_like.exit_code, 2) << flag << ": " << flag_like.err;
     EXPECT_EQ(flag_like.err.rfind("quota-reconcile: " + flag + ": value '--format' looks like a flag", 0), 0U)
         << flag_like.err;
@@ -98,7 +98,7 @@ TEST(CommandLine, EveryRepeatableOptionRefusesEmptyAndFlagLikeValues) {
 
 TEST(CommandLine, RepeatedOptionStillCollectsOneValuePerOccurrence) {
   const std::string json = source_path("testdata/live/r1_small_drift.json");
-  auto run = run_tool("quota-reconcile", with(testing::genuine_r1_metadata_args(),
+  auto run = run_tool("quota-reconcile", with(test::genuine_r1_metadata_args(),
                                               {"--live-json", json, "--live-json", json, "--format", "json"}));
   EXPECT_EQ(run.exit_code, 1) << run.err;  // r1_small_drift drifts
   EXPECT_NE(run.out.find("\"samples\": 2"), std::string::npos) << run.out;
@@ -172,8 +172,7 @@ TEST(CommandLine, IgnoredFlagsAreUsageErrorsNamingTheFlag) {
        "--from-batch"},
       {"oplog-inspect", {"summary", "--oplog-file", oplog, "--cluster-id", "prod-a", "--tenant", "t"}, "--tenant"},
       {"quota-reconcile",
-       with(testing::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "--sampled-at", "1"}),
-       "--sampled-at"},
+       with(test::genuine_r1_metadata_args(), {"--master", "http://127.0.0.1:1", "--sampled-at", "1"}), "--sampled-at"},
       {"quota-reconcile", reconcile_saved({"--no-metrics"}), "--no-metrics"},
       {"quota-reconcile", reconcile_saved({"--retries", "2"}), "--retries"},
       {"quota-reconcile", reconcile_saved({"--interval-ms", "5"}), "--interval-ms"},

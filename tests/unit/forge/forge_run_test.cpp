@@ -155,15 +155,15 @@ std::string line_naming(const std::string& err, const std::string& flag) {
 TEST(SnapshotForgeTool, ThreadsOutOfRangeIsTheOtherToolsUsageError) {
   TempDir dir;
   const std::string out = (dir.path() / "out").string();
-  const auto run = testing::run_tool("snapshot-forge", {"--large", "100", "--out", out, "--threads", "100000"});
+  const auto run = test::run_tool("snapshot-forge", {"--large", "100", "--out", out, "--threads", "100000"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  const auto other = testing::run_tool("quota-rebuild", {"--store", out, "--threads", "100000"});
+  const auto other = test::run_tool("quota-rebuild", {"--store", out, "--threads", "100000"});
   EXPECT_EQ(other.exit_code, 2) << other.err;
   const std::string message = line_naming(run.err, "--threads");
   EXPECT_NE(message.find("100000"), std::string::npos) << run.err;
   EXPECT_EQ(message, line_naming(other.err, "--threads"));
   EXPECT_FALSE(fs::exists(out));
-  const auto next = testing::run_tool("snapshot-forge", {"--large", "100", "--out", out, "--threads", "256"});
+  const auto next = test::run_tool("snapshot-forge", {"--large", "100", "--out", out, "--threads", "256"});
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_TRUE(fs::exists(fs::path(out) / "mooncake_master_snapshot/mooncake_cluster/latest.txt"));
 }
@@ -191,10 +191,10 @@ TEST(RunForge, ZeroObjectsOrEntriesAreUsageErrors) {
 TEST(SnapshotForgeTool, ZeroObjectsOrEntriesExitTwoNamingTheFlag) {
   TempDir dir;
   const std::string out = (dir.path() / "out").string();
-  const auto large = testing::run_tool("snapshot-forge", {"--large", "0", "--out", out});
+  const auto large = test::run_tool("snapshot-forge", {"--large", "0", "--out", out});
   EXPECT_EQ(large.exit_code, 2) << large.err;
   EXPECT_EQ(large.err, "snapshot-forge: --large needs 1 .. 4294967295 objects\n");
-  const auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "0", "--out", out});
+  const auto oplog = test::run_tool("snapshot-forge", {"--oplog-large", "0", "--out", out});
   EXPECT_EQ(oplog.exit_code, 2) << oplog.err;
   EXPECT_EQ(oplog.err, "snapshot-forge: --oplog-large needs at least 1 entry\n");
   EXPECT_FALSE(fs::exists(out));
@@ -202,18 +202,18 @@ TEST(SnapshotForgeTool, ZeroObjectsOrEntriesExitTwoNamingTheFlag) {
 
 TEST(SnapshotForgeTool, QuietAndVerboseLikeTheOtherTools) {
   TempDir dir;
-  const auto quiet = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/q", "-q"});
+  const auto quiet = test::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/q", "-q"});
   EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");
-  const auto plain = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/p"});
+  const auto plain = test::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/p"});
   EXPECT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_EQ(plain.err.rfind("snapshot-forge: wrote 50 objects", 0), 0u) << plain.err;
   EXPECT_EQ(plain.err.find("info:"), std::string::npos) << plain.err;
-  const auto verbose = testing::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/v", "-v"});
+  const auto verbose = test::run_tool("snapshot-forge", {"--large", "50", "--out", dir.str() + "/v", "-v"});
   EXPECT_EQ(verbose.exit_code, 0) << verbose.err;
   EXPECT_NE(verbose.err.find("info: writing a synthetic store of 50 objects"), std::string::npos) << verbose.err;
   EXPECT_NE(verbose.err.find("snapshot-forge: wrote 50 objects"), std::string::npos) << verbose.err;
-  const auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str() + "/o", "--quiet"});
+  const auto oplog = test::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str() + "/o", "--quiet"});
   EXPECT_EQ(oplog.exit_code, 0) << oplog.err;
   EXPECT_EQ(oplog.err, "");
   EXPECT_TRUE(fs::exists(dir.path() / "o/oplog.jsonl"));
@@ -222,7 +222,7 @@ TEST(SnapshotForgeTool, QuietAndVerboseLikeTheOtherTools) {
 // Issue 11 item 22: "wrote an OpLog of 1 entries".
 TEST(SnapshotForgeTool, OneEntryReadsInTheSingular) {
   TempDir dir;
-  const auto run = testing::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str()});
+  const auto run = test::run_tool("snapshot-forge", {"--oplog-large", "1", "--out", dir.str()});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err.rfind("snapshot-forge: wrote an OpLog of 1 entry in ", 0), 0u) << run.err;
 }

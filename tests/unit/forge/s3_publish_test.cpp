@@ -145,44 +145,44 @@ TEST(S3Publish, SnapshotForgeToS3) {
   ScopedTmpdir tmpdir(scratch.str());
   const std::string bucket = test::fresh_bucket("forge-tool");
   const std::string url = "s3://" + bucket + "/demo";
-  const std::string scenario = testing::source_path("snapshots/sample/scenario.json");
+  const std::string scenario = test::source_path("snapshots/sample/scenario.json");
 
-  auto first = testing::run_tool("snapshot-forge", {scenario, "--out", url + "/"});
+  auto first = test::run_tool("snapshot-forge", {scenario, "--out", url + "/"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(first.out, "");
   EXPECT_NE(first.err.find("snapshot-forge: wrote 6 objects ("), std::string::npos) << first.err;
   EXPECT_NE(first.err.find(" B) to " + url + "\n"), std::string::npos) << first.err;
   EXPECT_TRUE(fs::is_empty(scratch.path()));
 
-  auto local = testing::run_tool("snapshot-forge", {scenario, "--out", dir.str() + "/local"});
+  auto local = test::run_tool("snapshot-forge", {scenario, "--out", dir.str() + "/local"});
   ASSERT_EQ(local.exit_code, 0) << local.err;
   source::S3Client client(test::s3_test_config(endpoint), {});
   auto expected = files_below(dir.str() + "/local");
   expected.erase("oplog.jsonl");
   EXPECT_EQ(objects_below(client, bucket, "demo/"), expected);
 
-  auto again = testing::run_tool("snapshot-forge", {scenario, "--out", url});
+  auto again = test::run_tool("snapshot-forge", {scenario, "--out", url});
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.err.find("is not empty: 6 objects below " + url + "/mooncake_master_snapshot/"), std::string::npos)
       << again.err;
   EXPECT_TRUE(fs::is_empty(scratch.path()));
-  auto forced = testing::run_tool("snapshot-forge", {scenario, "--out", url, "--force", "-q"});
+  auto forced = test::run_tool("snapshot-forge", {scenario, "--out", url, "--force", "-q"});
   EXPECT_EQ(forced.exit_code, 0) << forced.err;
   EXPECT_EQ(forced.err, "");
 
   // A failure after the temporary store was started leaves nothing behind either.
   test::write_file(dir.path() / "bad.json", "{not json");
-  auto bad = testing::run_tool("snapshot-forge", {(dir.path() / "bad.json").string(), "--out", url + "-bad"});
+  auto bad = test::run_tool("snapshot-forge", {(dir.path() / "bad.json").string(), "--out", url + "-bad"});
   EXPECT_EQ(bad.exit_code, 3) << bad.err;
   EXPECT_TRUE(fs::is_empty(scratch.path()));
 
   // --large: the same bytes as the local store of the same seed.
-  auto large = testing::run_tool("snapshot-forge", {"--large", "3000", "--seed", "5", "--out", "s3://" + bucket});
+  auto large = test::run_tool("snapshot-forge", {"--large", "3000", "--seed", "5", "--out", "s3://" + bucket});
   ASSERT_EQ(large.exit_code, 0) << large.err;
   EXPECT_NE(large.err.find("snapshot-forge: wrote 3000 objects, "), std::string::npos) << large.err;
   EXPECT_NE(large.err.find(" to s3://" + bucket + "\n"), std::string::npos) << large.err;
   auto large_local =
-      testing::run_tool("snapshot-forge", {"--large", "3000", "--seed", "5", "--out", dir.str() + "/large"});
+      test::run_tool("snapshot-forge", {"--large", "3000", "--seed", "5", "--out", dir.str() + "/large"});
   ASSERT_EQ(large_local.exit_code, 0) << large_local.err;
   auto at_root = objects_below(client, bucket, "mooncake_master_snapshot/");
   std::map<std::string, std::string> local_root;
@@ -190,7 +190,7 @@ TEST(S3Publish, SnapshotForgeToS3) {
   EXPECT_EQ(at_root, local_root);
 
   // A usage error before any request: --oplog-large has no store to upload.
-  auto oplog = testing::run_tool("snapshot-forge", {"--oplog-large", "10", "--out", url});
+  auto oplog = test::run_tool("snapshot-forge", {"--oplog-large", "10", "--out", url});
   EXPECT_EQ(oplog.exit_code, 2);
   EXPECT_EQ(oplog.err, "snapshot-forge: --oplog-large writes no snapshot store: give a local --out directory\n");
 }

@@ -87,7 +87,7 @@ TEST(HistoryStore, OpenExistingCreatesNothing) {
 TEST(HistoryStore, HistoryCommandOnAMissingStoreExitsThreeAndCreatesNothing) {
   test::TempDir dir;
   const std::string absent = dir.str() + "/missing";
-  auto run = testing::run_tool("quota-reconcile", {"history", "--db", absent});
+  auto run = test::run_tool("quota-reconcile", {"history", "--db", absent});
   EXPECT_EQ(run.exit_code, 3) << run.err;
   EXPECT_EQ(run.out, "");
   EXPECT_NE(run.err.find("quota-reconcile: history store " + absent + " does not exist"), std::string::npos) << run.err;
@@ -222,13 +222,13 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
   const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
   const std::string binary = test::binary_path("tools/quota-reconcile");
   const std::vector<std::string> args = {"--store",
-                                         testing::source_path(r1 + "store"),
+                                         test::source_path(r1 + "store"),
                                          "--policy",
-                                         testing::source_path(r1 + "policy.yaml"),
+                                         test::source_path(r1 + "policy.yaml"),
                                          "--restore-time",
                                          "1795956296529",
                                          "--live-json",
-                                         testing::source_path(r1 + "api_list.json"),
+                                         test::source_path(r1 + "api_list.json"),
                                          "--db",
                                          dir.str() + "/db",
                                          "--format",
@@ -236,7 +236,7 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
                                          "--output",
                                          dir.str() + "/out.json",
                                          "-q"};
-  auto first = testing::run_tool("quota-reconcile", args);
+  auto first = test::run_tool("quota-reconcile", args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   std::size_t completed = 1;
   std::size_t durable_kills = 0;  // killed after the synced write: the run is in the store
@@ -268,10 +268,10 @@ TEST(HistoryStoreCrash, KilledToolRunsLeaveAReadableHistory) {
     ASSERT_TRUE(runs.ok()) << point << ": " << runs.status().message();
     EXPECT_EQ(runs->size(), completed + durable_kills) << "killed at " << point;
   }
-  auto last = testing::run_tool("quota-reconcile", args);
+  auto last = test::run_tool("quota-reconcile", args);
   ASSERT_EQ(last.exit_code, 0) << last.err;
   ++completed;
-  auto history = testing::run_tool("quota-reconcile", {"history", "--db", dir.str() + "/db", "--format", "json"});
+  auto history = test::run_tool("quota-reconcile", {"history", "--db", dir.str() + "/db", "--format", "json"});
   ASSERT_EQ(history.exit_code, 0) << history.err;
   auto store = HistoryStore::open_existing(dir.str() + "/db");
   ASSERT_TRUE(store.ok()) << store.status().message();

@@ -27,7 +27,7 @@ struct StoreCase {
 
 std::vector<StoreCase> every_store() {
   std::vector<StoreCase> out;
-  const fs::path root = testing::source_path("snapshots");
+  const fs::path root = test::source_path("snapshots");
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
     if (it.depth() > 2) {
       it.disable_recursion_pending();
@@ -38,7 +38,7 @@ std::vector<StoreCase> every_store() {
     if (!fs::is_directory(clusters)) continue;
     for (const auto& c : fs::directory_iterator(clusters)) {
       if (c.is_directory()) {
-        out.push_back({fs::relative(it->path(), testing::source_path("")).string(), c.path().filename().string()});
+        out.push_back({fs::relative(it->path(), test::source_path("")).string(), c.path().filename().string()});
       }
     }
   }
@@ -52,11 +52,11 @@ TEST(MasterVerdictAgreement, EverySubcommandAgreesWithQuotaRebuildOrSaysItDidNot
   ASSERT_GE(stores.size(), 10u);
   std::size_t rejecting = 0;
   for (const auto& s : stores) {
-    const std::vector<std::string> where = {
-        "--store", testing::source_path(s.store), "--cluster-id", s.cluster_id, "--restore-time", "1787375520123"};
+    const std::vector<std::string> where = {"--store",    test::source_path(s.store), "--cluster-id",
+                                            s.cluster_id, "--restore-time",           "1787375520123"};
     std::vector<std::string> rebuild_args = where;
     rebuild_args.insert(rebuild_args.end(), {"--format", "json"});
-    const auto rebuild = testing::run_tool("quota-rebuild", rebuild_args);
+    const auto rebuild = test::run_tool("quota-rebuild", rebuild_args);
     ASSERT_TRUE(rebuild.exit_code == 0 || rebuild.exit_code == 1) << s.store << ": " << rebuild.err;
     const auto report = nlohmann::json::parse(rebuild.out);
     const auto& candidates = report.at("candidates");
@@ -70,7 +70,7 @@ TEST(MasterVerdictAgreement, EverySubcommandAgreesWithQuotaRebuildOrSaysItDidNot
         std::vector<std::string> args = {command};
         args.insert(args.end(), where.begin(), where.end());
         args.insert(args.end(), {"--format", format});
-        const auto run = testing::run_tool("snapshot-inspect", args);
+        const auto run = test::run_tool("snapshot-inspect", args);
         const std::string what = s.store + " (" + s.cluster_id + "): " + command + " --format " + format;
         ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1 || run.exit_code == 3) << what << ": " << run.err;
         const std::string& out = run.out;
@@ -105,11 +105,11 @@ TEST(MasterVerdictAgreement, EverySubcommandAgreesWithQuotaRebuildOrSaysItDidNot
 TEST(SnapshotInspectDocuments, EveryDocumentCarriesTheHeaderBlockAndHexOfANonUtf8Store) {
   test::TempDir dir;
   const fs::path odd = dir.path() / "st\xff\xfeore";  // not UTF-8
-  fs::create_directory_symlink(testing::source_path("snapshots/inspect-findings/store"), odd);
+  fs::create_directory_symlink(test::source_path("snapshots/inspect-findings/store"), odd);
   const std::string hex_of_odd_part = "7374fffe6f7265";
   for (const std::string command :
        {"summary", "tenants", "top", "segments", "tasks", "objects", "verify", "dump", "survival"}) {
-    const auto run = testing::run_tool(
+    const auto run = test::run_tool(
         "snapshot-inspect", {command, "--store", odd.string(), "--restore-time", "1787375520123", "--format", "json"});
     ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << command << ": " << run.err;
     const auto doc = nlohmann::json::parse(run.out);  // the text is UTF-8: U+FFFD stands for the bytes
@@ -124,18 +124,18 @@ TEST(SnapshotInspectDocuments, EveryDocumentCarriesTheHeaderBlockAndHexOfANonUtf
 }
 
 TEST(SnapshotInspectDocuments, ObjectsTextSaysWhenTheMasterRejects) {
-  const auto run = testing::run_tool("snapshot-inspect",
-                                     {"objects", "--store", testing::source_path("snapshots/inspect-findings/store"),
-                                      "--restore-time", "1787375520123", "--limit", "1"});
+  const auto run =
+      test::run_tool("snapshot-inspect", {"objects", "--store", test::source_path("snapshots/inspect-findings/store"),
+                                          "--restore-time", "1787375520123", "--limit", "1"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.out, "\nmaster:      REJECTS this snapshot: segment 5-6 ('seg-b') has status DRAINING"))
       << run.out;
 }
 
 TEST(SnapshotInspectErrors, AShardErrorNamesTheSnapshotTheFileAndTheBlobOffset) {
-  const std::string store = testing::source_path("snapshots/inspect-corrupt/store");
+  const std::string store = test::source_path("snapshots/inspect-corrupt/store");
   for (const std::string command : {"summary", "segments", "objects", "verify", "dump"}) {
-    const auto run = testing::run_tool("snapshot-inspect", {command, "--store", store});
+    const auto run = test::run_tool("snapshot-inspect", {command, "--store", store});
     EXPECT_EQ(run.exit_code, 3) << command;
     EXPECT_TRUE(contains(run.err, "snapshot-inspect: snapshot 20260822_051200_123 in " + store +
                                       "/mooncake_master_snapshot/mooncake_cluster/20260822_051200_123: metadata: "

@@ -54,7 +54,7 @@ TEST(SnapshotSummary, CountsDiscardedTasksAndSegments) {
 // Issue 11 item 7: `summary --format ndjson` printed pretty multi-line JSON. Every subcommand
 // that takes ndjson prints one compact JSON document per line.
 TEST(SnapshotInspectTool, EveryNdjsonCommandPrintsOneDocumentPerLine) {
-  const std::string sample = testing::source_path("snapshots/sample/store");
+  const std::string sample = test::source_path("snapshots/sample/store");
   const std::vector<std::vector<std::string>> commands = {
       {"summary"},
       {"tenants"},
@@ -62,16 +62,16 @@ TEST(SnapshotInspectTool, EveryNdjsonCommandPrintsOneDocumentPerLine) {
       {"tasks"},
       {"top"},
       {"top", "tenants"},
-      {"verify", "--store", testing::source_path("snapshots/inspect-findings/store")},  // a clean store lists none
+      {"verify", "--store", test::source_path("snapshots/inspect-findings/store")},  // a clean store lists none
       {"objects", "--limit", "5"},
       {"dump"},
-      {"diff", "--store", testing::source_path("snapshots/inspect-diff-a/store"), "--other-store",
-       testing::source_path("snapshots/inspect-diff-b/store")}};
+      {"diff", "--store", test::source_path("snapshots/inspect-diff-a/store"), "--other-store",
+       test::source_path("snapshots/inspect-diff-b/store")}};
   for (auto args : commands) {
     const std::string name = args[0] + (args.size() > 1 && args[1] == "tenants" ? " tenants" : "");
     if (args[0] != "diff" && args[0] != "verify") args.insert(args.end(), {"--store", sample});
     args.insert(args.end(), {"--restore-time", "1787375520123", "--format", "ndjson"});
-    const auto run = testing::run_tool("snapshot-inspect", args);
+    const auto run = test::run_tool("snapshot-inspect", args);
     ASSERT_LE(run.exit_code, 1) << name << ": " << run.err;
     ASSERT_FALSE(run.out.empty()) << name;
     EXPECT_EQ(run.out.back(), '\n') << name;

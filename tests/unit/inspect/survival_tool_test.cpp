@@ -23,7 +23,7 @@ using nlohmann::json;
 constexpr std::uint64_t k_created = 1787375520123ULL;
 
 std::vector<std::string> survival_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"survival", "--store", testing::source_path("snapshots/survival/store"),
+  std::vector<std::string> args = {"survival", "--store", test::source_path("snapshots/survival/store"),
                                    "--restore-time", std::to_string(k_created + 20'000)};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -31,7 +31,7 @@ std::vector<std::string> survival_args(std::vector<std::string> extra) {
 
 json run_json(std::vector<std::string> extra) {
   extra.insert(extra.end(), {"--format", "json"});
-  const auto run = testing::run_tool("snapshot-inspect", survival_args(extra));
+  const auto run = test::run_tool("snapshot-inspect", survival_args(extra));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return json::parse(run.out);
 }
@@ -127,7 +127,7 @@ TEST(SurvivalTool, ExactlyAtTheDeadlineDrops) {
 }
 
 TEST(SurvivalTool, NdjsonHasOneLinePerPointAndTenant) {
-  const auto run = testing::run_tool("snapshot-inspect", survival_args({"--format", "ndjson", "--at", "0,5m"}));
+  const auto run = test::run_tool("snapshot-inspect", survival_args({"--format", "ndjson", "--at", "0,5m"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::vector<json> lines;
   std::size_t start = 0;
@@ -152,7 +152,7 @@ std::size_t count(const std::string& text, const std::string& needle) {
 }
 
 TEST(SurvivalTool, HtmlIsOnePageWithOneSvgPerTenant) {
-  const auto run = testing::run_tool("snapshot-inspect", survival_args({"--format", "html"}));
+  const auto run = test::run_tool("snapshot-inspect", survival_args({"--format", "html"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(count(run.out, "<svg "), 4u);
@@ -180,7 +180,7 @@ TEST(SurvivalTool, BadValuesExitTwoNamingTheValue) {
       {{"--path", "promote", "--oplog-file", "x", "--until-seq", "five"}, "--until-seq"},
   };
   for (const auto& [extra, needle] : cases) {
-    const auto run = testing::run_tool("snapshot-inspect", survival_args(extra));
+    const auto run = test::run_tool("snapshot-inspect", survival_args(extra));
     EXPECT_EQ(run.exit_code, 2) << needle << ": " << run.err;
     EXPECT_NE(run.err.find(needle), std::string::npos) << run.err;
   }
@@ -196,8 +196,8 @@ TEST(SurvivalTool, GenuineStoresKeepEverythingUntilTheDeadline) {
       {"snapshots/genuine-live/r1_quiescent_orphan/store", "1795956295488"}};
   for (const auto& [store, created] : stores) {
     const auto run =
-        testing::run_tool("snapshot-inspect", {"survival", "--store", testing::source_path(store), "--restore-time",
-                                               created, "--at", "0,1s,10s,1m,3599s,1h", "--format", "json"});
+        test::run_tool("snapshot-inspect", {"survival", "--store", test::source_path(store), "--restore-time", created,
+                                            "--at", "0,1s,10s,1m,3599s,1h", "--format", "json"});
     ASSERT_EQ(run.exit_code, 0) << store << ": " << run.err;
     const json doc = json::parse(run.out);
     ASSERT_EQ(doc["points"].size(), 7u) << store;  // 0, now (= 0), 1s, 10s, 1m, 3599s, 1h

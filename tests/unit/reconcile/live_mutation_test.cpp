@@ -16,7 +16,7 @@ namespace moonquota::reconcile {
 namespace {
 
 std::string genuine(const std::string& name) {
-  std::ifstream in(testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/" + name), std::ios::binary);
+  std::ifstream in(test::source_path("snapshots/genuine-live/r1_quiescent_orphan/" + name), std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();

@@ -12,7 +12,7 @@
 namespace moonquota::reconcile {
 namespace {
 
-using testing::StandInProcess;
+using test::StandInProcess;
 
 LiveRequest fast_request(const std::string& url) {
   LiveRequest r;
@@ -44,8 +44,8 @@ TEST(FoldReadings, MinMaxAndAbsenceCountsAsZero) {
 
 TEST(LiveSource, GenuineSavedResponsesAreConsistent) {
   LiveRequest r;
-  r.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
-  r.metrics_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt")};
+  r.list_files = {test::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  r.metrics_files = {test::source_path("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt")};
   auto obs = collect_live(r);
   ASSERT_TRUE(obs.ok()) << obs.status().message();
   EXPECT_EQ(obs->tenants.size(), 6u);
@@ -57,7 +57,7 @@ TEST(LiveSource, GenuineSavedResponsesAreConsistent) {
 
 TEST(LiveSource, SamplesFlagIsForTheMasterOnly) {
   LiveRequest r;
-  r.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  r.list_files = {test::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
   r.samples = 3;
   auto obs = collect_live(r);
   ASSERT_FALSE(obs.ok());
@@ -118,7 +118,7 @@ TEST(LiveSource, SeveralEndpointsFindTheServingLeader) {
 
 TEST(LiveSource, EveryEndpointUnavailableIsUnavailableNamingTheRounds) {
   StandInProcess a({"--unavailable-first", "100000"});
-  const std::string down = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  const std::string down = "http://127.0.0.1:" + std::to_string(test::unused_loopback_port());
   ASSERT_TRUE(a.running());
   auto request = fast_request(a.url());
   request.master_urls.push_back(down);
@@ -141,7 +141,7 @@ TEST(LiveSource, UnavailableBeyondTheRetryBudgetIsUnavailable) {
 }
 
 TEST(LiveSource, ConnectionRefusedAfterBoundedRetries) {
-  auto req = fast_request("http://127.0.0.1:" + std::to_string(testing::unused_loopback_port()));
+  auto req = fast_request("http://127.0.0.1:" + std::to_string(test::unused_loopback_port()));
   const auto start = std::chrono::steady_clock::now();
   auto obs = collect_live(req);
   ASSERT_FALSE(obs.ok());
@@ -251,7 +251,7 @@ TEST(LiveSource, ABodyCutShortIsRetriedThenNamed) {
 }
 
 TEST(LiveSource, ASilentMasterTimesOutNamingTheTimeout) {
-  testing::SilentListener silent;
+  test::SilentListener silent;
   auto req = fast_request("http://" + silent.host_port());
   req.timeouts = {300, 300};
   req.retry.attempts = 2;
@@ -266,7 +266,7 @@ TEST(LiveSource, ASilentMasterTimesOutNamingTheTimeout) {
 // --- issue 11 item 10: every attempt, retry and backoff is reported on the hook ---
 
 TEST(LiveSource, EveryAttemptRetryAndBackoffIsLogged) {
-  const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  const std::string url = "http://127.0.0.1:" + std::to_string(test::unused_loopback_port());
   auto req = fast_request(url);
   req.retry = {2, 7, 20};
   std::vector<std::string> info, debug;
@@ -307,7 +307,7 @@ TEST(LiveSource, AMetricsSeriesMissingForATenantIsAFindingAndTheListGivesItsValu
 }
 
 TEST(LiveSource, SavedMetricsAloneLackingASeriesStillFail) {
-  std::string text = testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt");
+  std::string text = test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt");
   const std::string line = "mooncake_tenant_quota_over_quota{tenant_id=\"alpha\"} 0\n";
   const auto at = text.find(line);
   ASSERT_NE(at, std::string::npos);
@@ -326,7 +326,7 @@ TEST(LiveSource, SavedMetricsAloneLackingASeriesStillFail) {
             std::string::npos)
       << obs.status().message();
   LiveRequest both = alone;
-  both.list_files = {testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
+  both.list_files = {test::source_path("snapshots/genuine-live/r1_quiescent_orphan/api_list.json")};
   auto compared = collect_live(both);
   ASSERT_TRUE(compared.ok()) << compared.status().message();
   EXPECT_EQ(find(*compared, "alpha").min_charged_bytes, 840257u);

@@ -34,7 +34,7 @@ TEST(MasterUrl, RejectedForms) {
 }
 
 TEST(MasterClient, ConnectionRefusedIsUnavailable) {
-  auto address = parse_master_url("http://127.0.0.1:" + std::to_string(testing::unused_loopback_port()));
+  auto address = parse_master_url("http://127.0.0.1:" + std::to_string(test::unused_loopback_port()));
   ASSERT_TRUE(address.ok());
   MasterClient client(*address, HttpTimeouts{500, 500});
   auto r = client.get("/metrics");
@@ -43,7 +43,7 @@ TEST(MasterClient, ConnectionRefusedIsUnavailable) {
 }
 
 TEST(MasterClient, GetsTheStandInsMetrics) {
-  testing::StandInProcess stand_in({});
+  test::StandInProcess stand_in({});
   ASSERT_TRUE(stand_in.running());
   auto address = parse_master_url(stand_in.url());
   ASSERT_TRUE(address.ok());
@@ -67,7 +67,7 @@ TEST(MasterClient, GetsTheStandInsMetrics) {
 }
 
 TEST(MasterClient, AnOversizedBodyIsCutOffAsABadResponse) {
-  testing::StandInProcess stand_in({});
+  test::StandInProcess stand_in({});
   ASSERT_TRUE(stand_in.running());
   auto address = parse_master_url(stand_in.url());
   ASSERT_TRUE(address.ok());

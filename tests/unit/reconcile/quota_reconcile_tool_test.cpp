@@ -11,11 +11,11 @@
 namespace moonquota::reconcile {
 namespace {
 
-using testing::run_tool;
-using testing::StandInProcess;
+using test::run_tool;
+using test::StandInProcess;
 
 std::vector<std::string> args_for(const std::string& url, std::vector<std::string> extra) {
-  auto args = testing::genuine_r1_metadata_args();
+  auto args = test::genuine_r1_metadata_args();
   args.insert(args.end(), {"--master", url, "--retries", "4", "--retry-backoff-ms", "5", "--interval-ms", "1"});
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -97,7 +97,7 @@ TEST(QuotaReconcileTool, StandbyThenLeaderEndpointsReconcileTheLeader) {
 }
 
 TEST(QuotaReconcileTool, MasterDownExitsFourAndPromSaysSo) {
-  const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  const std::string url = "http://127.0.0.1:" + std::to_string(test::unused_loopback_port());
   auto run = run_tool("quota-reconcile", args_for(url, {"--format", "prom"}));
   EXPECT_EQ(run.exit_code, 4);
   EXPECT_NE(run.out.find("moonquota_reconcile_run_success{cluster=\"default\"} 0"), std::string::npos) << run.out;
@@ -181,8 +181,8 @@ TEST(QuotaReconcileTool, HistoryKeepsTheTwoModelsApart) {
 // Issue 11 item 11: --timeout-ms bounds the wait on a master that accepts but never answers,
 // and the message says it timed out after that many ms (the same words etcd and Redis use).
 TEST(QuotaReconcileTool, TimeoutMsBoundsASilentMasterAndNamesTheTimeout) {
-  testing::SilentListener silent;
-  auto args = testing::genuine_r1_metadata_args();
+  test::SilentListener silent;
+  auto args = test::genuine_r1_metadata_args();
   args.insert(args.end(), {"--master", "http://" + silent.host_port(), "--retries", "2", "--retry-backoff-ms", "1",
                            "--timeout-ms", "250"});
   const auto start = std::chrono::steady_clock::now();
@@ -197,10 +197,10 @@ TEST(QuotaReconcileTool, TimeoutMsBoundsASilentMasterAndNamesTheTimeout) {
 
 // The same flag and words for etcd in quota-rebuild (and quota-reconcile's metadata flags).
 TEST(QuotaReconcileTool, TimeoutMsBoundsASilentEtcdInQuotaRebuild) {
-  testing::SilentListener silent;
+  test::SilentListener silent;
   const auto start = std::chrono::steady_clock::now();
   auto run = run_tool("quota-rebuild",
-                      {"--store", testing::source_path("snapshots/genuine-live/r1_quiescent_orphan/store"),
+                      {"--store", test::source_path("snapshots/genuine-live/r1_quiescent_orphan/store"),
                        "--restore-time", "1795956296529", "--policy-etcd", silent.host_port(), "--timeout-ms", "200"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
   EXPECT_EQ(run.exit_code, 4) << run.err;

@@ -12,8 +12,8 @@ const std::string k_r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
 
 ReconcileRequest genuine_request() {
   ReconcileRequest r;
-  r.metadata.selection.store_dir = testing::source_path(k_r1 + "store");
-  r.metadata.policy_file = testing::source_path(k_r1 + "policy.yaml");
+  r.metadata.selection.store_dir = test::source_path(k_r1 + "store");
+  r.metadata.policy_file = test::source_path(k_r1 + "policy.yaml");
   r.metadata.restore.restore_time_ms = 1795956296529;
   r.live.sampled_at_ms = 1795956295488;  // aux/live_meta.json fetch_finished_ms
   return r;
@@ -34,7 +34,7 @@ void expect_all_in_balance(const ReconcileReport& report) {
 
 TEST(GenuineLive, InBalanceFromTheJsonList) {
   auto r = genuine_request();
-  r.live.list_files = {testing::source_path(k_r1 + "api_list.json")};
+  r.live.list_files = {test::source_path(k_r1 + "api_list.json")};
   auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
@@ -44,7 +44,7 @@ TEST(GenuineLive, InBalanceFromTheJsonList) {
 
 TEST(GenuineLive, InBalanceFromMetricsAlone) {
   auto r = genuine_request();
-  r.live.metrics_files = {testing::source_path(k_r1 + "metrics.txt")};
+  r.live.metrics_files = {test::source_path(k_r1 + "metrics.txt")};
   auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
@@ -53,8 +53,8 @@ TEST(GenuineLive, InBalanceFromMetricsAlone) {
 
 TEST(GenuineLive, InBalanceFromBoth) {
   auto r = genuine_request();
-  r.live.list_files = {testing::source_path(k_r1 + "api_list.json")};
-  r.live.metrics_files = {testing::source_path(k_r1 + "metrics.txt")};
+  r.live.list_files = {test::source_path(k_r1 + "api_list.json")};
+  r.live.metrics_files = {test::source_path(k_r1 + "metrics.txt")};
   auto report = run_reconcile(test::local_files(), r);
   ASSERT_TRUE(report.ok()) << report.status().message();
   expect_all_in_balance(*report);
@@ -63,12 +63,12 @@ TEST(GenuineLive, InBalanceFromBoth) {
 
 TEST(GenuineLive, PreActivationResponsesCannotBeReconciled) {
   auto r = genuine_request();
-  r.live.list_files = {testing::source_path(k_r1 + "pre_activation/api_list.json")};
+  r.live.list_files = {test::source_path(k_r1 + "pre_activation/api_list.json")};
   auto list = run_reconcile(test::local_files(), r);
   ASSERT_FALSE(list.ok());
   EXPECT_EQ(list.status().code(), util::StatusCode::unavailable);
   auto m = genuine_request();
-  m.live.metrics_files = {testing::source_path(k_r1 + "pre_activation/metrics.txt")};
+  m.live.metrics_files = {test::source_path(k_r1 + "pre_activation/metrics.txt")};
   auto metrics = run_reconcile(test::local_files(), m);
   ASSERT_FALSE(metrics.ok());
   EXPECT_EQ(metrics.status().code(), util::StatusCode::unsupported);

@@ -14,7 +14,7 @@ std::string row(const std::string& charged) {
 
 TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
   auto rows = parse_tenant_list_response(
-      200, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
+      200, test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json"));
   ASSERT_TRUE(rows.ok()) << rows.status().message();
   ASSERT_EQ(rows->size(), 6u);
   EXPECT_EQ((*rows)[0].tenant_id, "Team \"Q\" \\ x");
@@ -26,7 +26,7 @@ TEST(TenantList, GenuineListUnescapesIdsAndKeepsExactNumbers) {
 
 TEST(TenantList, StatusFirstThenErrorCode) {
   auto standby = parse_tenant_list_response(
-      503, testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
+      503, test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/api_list.json"));
   ASSERT_FALSE(standby.ok());
   EXPECT_EQ(standby.status().code(), util::StatusCode::unavailable);
   EXPECT_NE(standby.status().message().find("service plane is not active"), std::string::npos);

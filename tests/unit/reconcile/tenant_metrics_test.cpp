@@ -17,7 +17,7 @@ const char* k_block =
     "mooncake_tenant_quota_explicit_policy{tenant_id=\"a\"} 1\n";
 
 TEST(TenantMetrics, GenuineInterleavedBlockMatchesTheList) {
-  auto m = parse_tenant_metrics(testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt"));
+  auto m = parse_tenant_metrics(test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt"));
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_TRUE(m->block_present);
   ASSERT_EQ(m->tenants.size(), 6u);
@@ -35,7 +35,7 @@ TEST(TenantMetrics, GenuineInterleavedBlockMatchesTheList) {
 
 TEST(TenantMetrics, PreActivationMetricsHaveNoBlock) {
   auto m = parse_tenant_metrics(
-      testing::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/metrics.txt"));
+      test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/pre_activation/metrics.txt"));
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_FALSE(m->block_present);
   EXPECT_TRUE(m->tenants.empty());

@@ -104,7 +104,7 @@ class MarkdownRendered : public ::testing::Test {
     m_dir = fs::temp_directory_path() / ("mq-md-" + std::to_string(::getpid()));
     fs::create_directories(m_dir);
     // The every-verdict live list plus one live-only (missing_metadata, so drifting) row per id.
-    std::ifstream in(testing::source_path("testdata/live/r1_every_verdict.json"));
+    std::ifstream in(test::source_path("testdata/live/r1_every_verdict.json"));
     nlohmann::json list = nlohmann::json::parse(in);
     for (const auto& id : k_hostile_ids) {
       list["data"].push_back({{"tenant_id", id},
@@ -120,8 +120,8 @@ class MarkdownRendered : public ::testing::Test {
 
     const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
     reconcile::ReconcileRequest r;
-    r.metadata.selection.store_dir = testing::source_path(r1 + "store");
-    r.metadata.policy_file = testing::source_path(r1 + "policy.yaml");
+    r.metadata.selection.store_dir = test::source_path(r1 + "store");
+    r.metadata.policy_file = test::source_path(r1 + "policy.yaml");
     r.metadata.restore.restore_time_ms = 1795956296529;
     r.live.list_files = {live.string()};
     auto report = reconcile::run_reconcile(test::local_files(), r);

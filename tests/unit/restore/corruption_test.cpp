@@ -277,14 +277,14 @@ std::vector<std::string> rebuild_args(const fs::path& store) {
 }
 
 TEST_F(Corruption, BinaryPristineCopyExitsZero) {
-  auto run = testing::run_tool("quota-rebuild", rebuild_args(store()));
+  auto run = test::run_tool("quota-rebuild", rebuild_args(store()));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("default"), std::string::npos) << run.out;
 }
 
 TEST_F(Corruption, BinaryOnlyCandidateRejectedExitsOneAndSaysEmpty) {
   write("metadata", "corrupted");
-  auto run = testing::run_tool("quota-rebuild", rebuild_args(store()));
+  auto run = test::run_tool("quota-rebuild", rebuild_args(store()));
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.err.find("the master would start with EMPTY metadata: every snapshot candidate was rejected"),
             std::string::npos)
@@ -297,7 +297,7 @@ TEST_F(Corruption, BinaryJsonReportNamesTheRejectedCandidate) {
   truncate("segments", 100);
   auto args = rebuild_args(store());
   args.insert(args.end(), {"--format", "json"});
-  auto run = testing::run_tool("quota-rebuild", args);
+  auto run = test::run_tool("quota-rebuild", args);
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.out.find("\"restored\": false"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("segments: "), std::string::npos) << run.out;
@@ -308,21 +308,21 @@ TEST_F(Corruption, BinaryBadPolicyExitsThree) {
   test::write_file(policy, "version: 99\ntenants: [\n");
   auto args = rebuild_args(store());
   args.insert(args.end(), {"--policy", policy.string()});
-  auto run = testing::run_tool("quota-rebuild", args);
+  auto run = test::run_tool("quota-rebuild", args);
   EXPECT_EQ(run.exit_code, 3) << run.err;
   EXPECT_EQ(run.err.rfind("quota-rebuild: ", 0), 0u) << run.err;
   EXPECT_TRUE(run.out.empty()) << run.out;
 }
 
 TEST_F(Corruption, BinaryMissingStoreExitsThree) {
-  auto run = testing::run_tool("quota-rebuild", rebuild_args(m_tmp.path() / "no-such-store"));
+  auto run = test::run_tool("quota-rebuild", rebuild_args(m_tmp.path() / "no-such-store"));
   EXPECT_EQ(run.exit_code, 3) << run.err;
   EXPECT_NE(run.err.find("no snapshot root"), std::string::npos) << run.err;
   EXPECT_TRUE(run.out.empty()) << run.out;
 }
 
 TEST_F(Corruption, BinaryWithoutStoreIsAUsageError) {
-  auto run = testing::run_tool("quota-rebuild", {"--restore-time", "1"});
+  auto run = test::run_tool("quota-rebuild", {"--restore-time", "1"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("one of --store or --snapshot-dir is required"), std::string::npos) << run.err;
 }

@@ -56,7 +56,7 @@ TEST(EtcdGateway, UnreachableIsUnavailable) {
 // Issue 11 items 10 and 11: a silent etcd times out after --timeout-ms (not 10 s per attempt),
 // says so, and reports every attempt and backoff on the hook.
 TEST(EtcdGateway, ASilentEtcdTimesOutAfterTheTimeoutAndLogsEveryAttempt) {
-  testing::SilentListener silent;
+  test::SilentListener silent;
   EtcdOptions options;
   options.attempts = 2;
   options.net.connect_timeout_ms = 300;

@@ -14,8 +14,8 @@
 namespace moonquota::source {
 namespace {
 
-using testing::SilentListener;
-using testing::StandInProcess;
+using test::SilentListener;
+using test::StandInProcess;
 
 HttpCall get(int port, const std::string& path) {
   HttpCall call;
@@ -35,7 +35,7 @@ util::NetConfig quick(std::uint32_t timeout_ms) {
 }
 
 TEST(HttpCall, ClosedPortIsConnectionRefused) {
-  auto r = http_call(get(testing::unused_loopback_port(), "/metrics"), quick(1000));
+  auto r = http_call(get(test::unused_loopback_port(), "/metrics"), quick(1000));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), util::StatusCode::unavailable);
   EXPECT_NE(r.status().message().find("connection refused"), std::string::npos) << r.status().message();

@@ -78,14 +78,14 @@ TEST(RedisCatalog, RefusedAndSilentRedisAreNamedWithTheTimeoutAndAttempts) {
   net.log = [&info](util::NetLogLevel level, const std::string& m) {
     if (level == util::NetLogLevel::info) info.push_back(m);
   };
-  const std::string closed = "127.0.0.1:" + std::to_string(testing::unused_loopback_port());
+  const std::string closed = "127.0.0.1:" + std::to_string(test::unused_loopback_port());
   auto refused = read_redis_catalog(test::local_files(), closed, "/nonexistent", "c", net);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().message(), "Redis " + closed + ": connection refused (after 3 attempts)");
   ASSERT_EQ(info.size(), 6u);
   EXPECT_EQ(info[0], "Redis " + closed + ": attempt 1 of 3");
   EXPECT_EQ(info[1], "Redis " + closed + ": attempt 1 of 3 failed: connection refused; retrying in 100 ms");
-  testing::SilentListener silent;
+  test::SilentListener silent;
   const auto start = std::chrono::steady_clock::now();
   auto timed_out = read_redis_catalog(test::local_files(), silent.host_port(), "/nonexistent", "c", net);
   ASSERT_FALSE(timed_out.ok());

@@ -230,7 +230,7 @@ TEST(AtomicOutputStream, StaleTemporaryWhosePidWasReusedIsRemoved) {
 // --- the same through a real tool's --output (tools/tool_common.cpp) --------------------------
 
 const std::vector<std::string> k_export_args = {
-    "export", "--oplog-file", testing::source_path("testdata/oplog/worked-batch.jsonl"), "--cluster-id", "prod-a"};
+    "export", "--oplog-file", test::source_path("testdata/oplog/worked-batch.jsonl"), "--cluster-id", "prod-a"};
 
 std::vector<std::string> export_to(const std::string& output) {
   auto args = k_export_args;
@@ -240,14 +240,14 @@ std::vector<std::string> export_to(const std::string& output) {
 }
 
 std::string expected_export() {
-  auto run = testing::run_tool("oplog-inspect", k_export_args);
+  auto run = test::run_tool("oplog-inspect", k_export_args);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_FALSE(run.out.empty());
   return run.out;
 }
 
 TEST(AtomicOutputTool, DevNullStaysACharacterDevice) {
-  auto run = testing::run_tool("oplog-inspect", export_to("/dev/null"));
+  auto run = test::run_tool("oplog-inspect", export_to("/dev/null"));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   struct stat st {};
   ASSERT_EQ(::stat("/dev/null", &st), 0);
@@ -259,7 +259,7 @@ TEST(AtomicOutputTool, SymlinkIsKeptAndItsTargetReplaced) {
   fs::create_directories(dir.path() / "real");
   test::write_file(dir.path() / "real" / "out.jsonl", "old");
   fs::create_symlink("real/out.jsonl", dir.path() / "link.jsonl");
-  auto run = testing::run_tool("oplog-inspect", export_to((dir.path() / "link.jsonl").string()));
+  auto run = test::run_tool("oplog-inspect", export_to((dir.path() / "link.jsonl").string()));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(fs::is_symlink(dir.path() / "link.jsonl"));
   EXPECT_EQ(fs::read_symlink(dir.path() / "link.jsonl"), fs::path("real/out.jsonl"));
@@ -278,7 +278,7 @@ TEST(AtomicOutputTool, FifoIsWrittenThrough) {
     ss << in.rdbuf();
     received = ss.str();
   });
-  auto run = testing::run_tool("oplog-inspect", export_to(fifo.string()));
+  auto run = test::run_tool("oplog-inspect", export_to(fifo.string()));
   reader.join();
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(received, expected_export());
@@ -325,7 +325,7 @@ TEST(AtomicOutputTool, DashWritesStdoutAndCreatesNoFile) {
 
 TEST(AtomicOutputTool, DirectoryAndSocketAreClearErrors) {
   TempDir dir;
-  auto to_dir = testing::run_tool("oplog-inspect", export_to(dir.str()));
+  auto to_dir = test::run_tool("oplog-inspect", export_to(dir.str()));
   EXPECT_EQ(to_dir.exit_code, 3);
   EXPECT_NE(to_dir.err.find("oplog-inspect: cannot write the report to '" + dir.str() + "': Is a directory"),
             std::string::npos)
@@ -337,7 +337,7 @@ TEST(AtomicOutputTool, DirectoryAndSocketAreClearErrors) {
   addr.sun_family = AF_UNIX;
   std::strcpy(addr.sun_path, socket_path.c_str());
   ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  auto to_socket = testing::run_tool("oplog-inspect", export_to(socket_path.string()));
+  auto to_socket = test::run_tool("oplog-inspect", export_to(socket_path.string()));
   ::close(fd);
   EXPECT_EQ(to_socket.exit_code, 3);
   EXPECT_NE(to_socket.err.find("it is a socket"), std::string::npos) << to_socket.err;
@@ -374,7 +374,7 @@ TEST(AtomicOutputTool, TemporaryOfAKilledRunIsRemovedByTheNextRun) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_EQ(entries_in(dir.path() / "out"), 1u) << "SIGKILL cannot be caught: the temporary stays";
   const std::string left = fs::directory_iterator(dir.path() / "out")->path().filename().string();
-  auto next = testing::run_tool("oplog-inspect", export_to((dir.path() / "out" / "export.jsonl").string()));
+  auto next = test::run_tool("oplog-inspect", export_to((dir.path() / "out" / "export.jsonl").string()));
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_NE(next.err.find("removed a temporary file left by a killed earlier run: "), std::string::npos) << next.err;
   EXPECT_NE(next.err.find(left), std::string::npos) << next.err;

@@ -24,10 +24,10 @@ const std::string k_r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
 
 reconcile::ReconcileReport every_verdict_report() {
   reconcile::ReconcileRequest r;
-  r.metadata.selection.store_dir = testing::source_path(k_r1 + "store");
-  r.metadata.policy_file = testing::source_path(k_r1 + "policy.yaml");
+  r.metadata.selection.store_dir = test::source_path(k_r1 + "store");
+  r.metadata.policy_file = test::source_path(k_r1 + "policy.yaml");
   r.metadata.restore.restore_time_ms = 1795956296529;
-  r.live.list_files = {testing::source_path("testdata/live/r1_every_verdict.json")};
+  r.live.list_files = {test::source_path("testdata/live/r1_every_verdict.json")};
   r.live.sampled_at_ms = 1795956295488 + 90'000;
   auto report = reconcile::run_reconcile(test::local_files(), r);
   EXPECT_TRUE(report.ok()) << report.status().message();
@@ -272,7 +272,7 @@ TEST(ReconcileHistory, AnUnknownTenantReadsSensibly) {
 
 // Issue 11 item 22: the help showed "--no-metrics{false}".
 TEST(ReconcileHelp, NoMetricsIsAPlainFlag) {
-  const auto help = testing::run_tool("quota-reconcile", {"--help"});
+  const auto help = test::run_tool("quota-reconcile", {"--help"});
   ASSERT_EQ(help.exit_code, 0) << help.err;
   EXPECT_NE(help.out.find("--no-metrics"), std::string::npos) << help.out;
   EXPECT_EQ(help.out.find("{false}"), std::string::npos) << help.out;
