@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   mq::test::MasterStandIn stand_in(mq::test::live_tenants_from(rebuilt->table),
-                                      live_capacity.value_or(rebuilt->table.capacity_bytes), knobs);
+                                   live_capacity.value_or(rebuilt->table.capacity_bytes), knobs);
   const int bound = stand_in.start(port);
   if (bound < 0) {
     std::cerr << "master-stand-in: cannot bind 127.0.0.1:" << port << "\n";
