@@ -28,7 +28,7 @@ int run(int argc, char** argv) {
   mq::tools::add_common_flags(app, common, {"text", "json"});
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
-  if (app.get_option("--format")->count() > 0) args.format = common.format;
+  if (app.get_option("--format")->count() > 0) args.format = mq::tools::output_format(common);
   args.net_log = mq::tools::net_log();
   auto plan = mq::app::plan_oplog(args);
   if (!plan.ok()) return mq::tools::fail(k_tool, plan.status());

@@ -16,14 +16,6 @@ namespace {
 
 constexpr const char* k_tool = "quota-rebuild";
 
-// The cluster label of --format prom: --cluster, else an explicitly given --cluster-id, else
-// "default" (as quota-reconcile's, so the two tools' series of one cell join).
-std::string cluster_label(const CLI::App& app) {
-  if (auto cluster = mq::tools::parsed_value(app, "--cluster"); cluster && !cluster->empty()) return *cluster;
-  if (auto id = mq::tools::parsed_value(app, "--cluster-id"); id && !id->empty()) return *id;
-  return "default";
-}
-
 // With --format prom, a textfile that says the check failed (exits 2-5), so the alert on a
 // failing check fires instead of the last good file staying in place.
 mq::tools::FailureReport prom_failure(const std::string& cluster) {
@@ -54,11 +46,11 @@ int run(int argc, char** argv) {
   std::string parse_error;
   if (int rc = mq::tools::parse_command_line(app, argc, argv, &parse_error); rc >= 0) {
     if (rc == mq::tools::k_exit_usage)
-      mq::tools::report_parse_failure(app, argc, argv, parse_error, prom_failure(cluster_label(app)));
+      mq::tools::report_parse_failure(app, argc, argv, parse_error, prom_failure(mq::tools::cluster_label(app)));
     return rc;
   }
   mq::tools::setup_logging(common);
-  const std::string label = cluster_label(app);
+  const std::string label = mq::tools::cluster_label(app);
   const auto fail_run = [&](const mq::util::Status& status) {
     return mq::tools::fail_with_report(k_tool, common, status, prom_failure(label));
   };

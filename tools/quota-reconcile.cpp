@@ -78,11 +78,11 @@ int run(int argc, char** argv) {
   std::string parse_error;
   if (int rc = tools::parse_command_line(app, argc, argv, &parse_error); rc >= 0) {
     if (rc == tools::k_exit_usage) {
-      tools::report_parse_failure(app, argc, argv, parse_error, prom_failure(tools::reconcile_cluster_label(app, f)));
+      tools::report_parse_failure(app, argc, argv, parse_error, prom_failure(tools::cluster_label(app)));
     }
     return rc;
   }
-  const std::string cluster = tools::reconcile_cluster_label(app, f);
+  const std::string cluster = tools::cluster_label(app);
   if (f.history->parsed()) {
     if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);
     tools::setup_logging(f.history_common);

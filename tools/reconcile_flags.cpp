@@ -118,11 +118,4 @@ util::Status check_reconcile_subcommand_flags(const CLI::App& app, const Reconci
   return {};
 }
 
-std::string reconcile_cluster_label(const CLI::App& app, const ReconcileFlags& f) {
-  if (!f.cluster.empty()) return f.cluster;
-  if (auto cluster = parsed_value(app, "--cluster"); cluster && !cluster->empty()) return *cluster;
-  if (auto id = parsed_value(app, "--cluster-id"); id && !id->empty()) return *id;
-  return "default";
-}
-
 }  // namespace moonquota::tools

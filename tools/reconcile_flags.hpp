@@ -38,7 +38,4 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& flags);
 // one-shot's report flags given to `serve`, --color without --format text. Errors: invalid_argument.
 [[nodiscard]] util::Status check_reconcile_subcommand_flags(const CLI::App& app, const ReconcileFlags& flags);
 
-// --cluster, else an explicitly given --cluster-id, else "default".
-[[nodiscard]] std::string reconcile_cluster_label(const CLI::App& app, const ReconcileFlags& flags);
-
 }  // namespace moonquota::tools

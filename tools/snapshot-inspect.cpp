@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
   args.command = app.get_subcommands().front()->get_name();
-  args.format = common.format;
+  args.format = mq::tools::output_format(common);
   args.threads = common.threads;
   auto plan = mq::app::plan_inspect(args);
   if (!plan.ok()) return mq::tools::fail(k_tool, plan.status());

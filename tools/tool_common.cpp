@@ -4,8 +4,6 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <charconv>
-#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -249,6 +247,12 @@ std::optional<std::string> parsed_value(const CLI::App& app, const std::string& 
   const CLI::Option* option = app.get_option_no_throw(name);
   if (option == nullptr || option->results().empty()) return std::nullopt;
   return option->results().back();
+}
+
+std::string cluster_label(const CLI::App& app) {
+  if (auto cluster = parsed_value(app, "--cluster"); cluster && !cluster->empty()) return *cluster;
+  if (auto id = parsed_value(app, "--cluster-id"); id && !id->empty()) return *id;
+  return "default";
 }
 
 bool appears(int argc, char** argv, const std::string& name) {

@@ -124,6 +124,11 @@ CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::
 // keeps the values it consumed): the last one, or nullopt when it took none.
 [[nodiscard]] std::optional<std::string> parsed_value(const CLI::App& app, const std::string& name);
 
+// The cluster label of the Prometheus series (quota-rebuild and quota-reconcile, so that the two
+// tools' series of one cell join): --cluster, else an explicitly given --cluster-id, else
+// "default". Read from what was parsed, so it also serves the failure report of a parse error.
+[[nodiscard]] std::string cluster_label(const CLI::App& app);
+
 // True when `name` (or `name=...`) appears among the arguments, with or without a value.
 [[nodiscard]] bool appears(int argc, char** argv, const std::string& name);
 

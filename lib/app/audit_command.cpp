@@ -1,7 +1,5 @@
 #include "app/audit_command.hpp"
 
-#include <chrono>
-
 #include "app/exit_codes.hpp"
 #include "history/history_store.hpp"
 #include "util/elapsed.hpp"
@@ -53,7 +51,7 @@ reconcile::LiveRequest live_request(const LiveArgs& l, const util::NetConfig& ne
 }
 
 // --model, and --restore-time, which implies the restore model; the live model has no lease filter.
-util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a) {
+util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a, restore::LeaseModel lease_model) {
   const bool restore_time_given = a.metadata.store.restore_time.has_value();
   if (a.model && *a.model == "live" && restore_time_given) {
     return Status::invalid_argument(
@@ -61,7 +59,7 @@ util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a) {
         "--restore-time, or use --model restore)");
   }
   const bool restore = a.model ? *a.model == "restore" : restore_time_given;
-  if (!restore && a.metadata.lease_model == "keep") {
+  if (!restore && lease_model == restore::LeaseModel::keep) {
     return Status::invalid_argument(
         "--model live and --lease-model keep conflict: the live model (the default without --restore-time) applies "
         "no lease filter (use --model restore, or drop --lease-model keep)");
@@ -80,7 +78,8 @@ util::Result<AuditPlan> plan_audit(const AuditArgs& a) {
   if (a.fail_on != "delta" && a.fail_on != "unexplained") {
     return Status::invalid_argument("--fail-on '" + a.fail_on + "' is not delta or unexplained");
   }
-  MQ_ASSIGN_OR_RETURN(metadata.request.restore.charge_model, audit_charge_model(a));
+  MQ_ASSIGN_OR_RETURN(metadata.request.restore.charge_model,
+                      audit_charge_model(a, metadata.request.restore.lease_model));
   AuditPlan plan;
   auto& config = plan.config;
   config.request.metadata = std::move(metadata.request);

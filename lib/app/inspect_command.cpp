@@ -111,12 +111,10 @@ util::Result<InspectPlan> plan_inspect(const InspectArgs& args) {
   StoreRules rules;
   rules.cluster_names_oplog = r.command == report::InspectCommand::survival && args.path == "promote";
   MQ_ASSIGN_OR_RETURN(plan.store, resolve_store_args(args.store, rules, args.net_log));
-  const auto format = report::parse_output_format(args.format);
-  if (!format) return Status::invalid_argument("--format '" + args.format + "' is not a report format");
-  if (*format == report::OutputFormat::html && r.command != report::InspectCommand::survival) {
+  if (args.format == report::OutputFormat::html && r.command != report::InspectCommand::survival) {
     return Status::invalid_argument("--format html is offered by survival only");
   }
-  r.format = *format;
+  r.format = args.format;
   r.selection = plan.store.selection;
   r.restore_time_ms = plan.store.restore_time_ms;
   if (plan.store.max_payload_bytes) r.max_payload_bytes = *plan.store.max_payload_bytes;

@@ -51,9 +51,7 @@ util::Result<OpLogPlan> plan_oplog(const OpLogArgs& a) {
         (plan.command == OpLogCommand::dump ? "NDJSON, one object an entry" : "export lines {\"key\", \"value\"}") +
         " (drop --format)");
   }
-  const auto format = report::parse_output_format(a.format.value_or("text"));
-  if (!format) return Status::invalid_argument("--format '" + *a.format + "' is not a report format");
-  plan.format = *format;
+  plan.format = a.format.value_or(report::OutputFormat::text);
   plan.cluster_id = a.cluster_id;
   plan.filter = a.filter;
   return plan;

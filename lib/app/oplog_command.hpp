@@ -24,11 +24,11 @@ namespace moonquota::app {
 struct OpLogArgs {
   std::string command;  // verify | summary | dump | export
   std::string cluster_id = "mooncake_cluster";
-  std::string oplog_etcd;             // --oplog-etcd HOST:PORT
-  std::string oplog_file;             // --oplog-file FILE
-  inspect::DumpFilter filter;         // --from-batch --to-batch --tenant --key-prefix (dump)
-  std::optional<std::string> format;  // --format text | json (verify, summary; default text)
-  util::NetLog net_log;               // the caller's logging of network attempts (may be empty)
+  std::string oplog_etcd;                      // --oplog-etcd HOST:PORT
+  std::string oplog_file;                      // --oplog-file FILE
+  inspect::DumpFilter filter;                  // --from-batch --to-batch --tenant --key-prefix (dump)
+  std::optional<report::OutputFormat> format;  // --format text | json (verify, summary; default text)
+  util::NetLog net_log;                        // the caller's logging of network attempts (may be empty)
 };
 
 enum class OpLogCommand { verify, summary, dump, export_keys };

@@ -235,7 +235,7 @@ TEST(InspectCommand, AFlagItsCommandCannotHonourIsAUsageErrorNamingIt) {
   bad_type.filter.replica_type = "TAPE";
   cases.emplace_back(bad_type, "--replica-type 'TAPE'");
   InspectArgs html = inspect_args("summary");
-  html.format = "html";
+  html.format = report::OutputFormat::html;
   cases.emplace_back(html, "--format html is offered by survival only");
   InspectArgs one_id = inspect_args("diff");
   one_id.ids = {"a"};
