@@ -5,14 +5,16 @@
 # Prints the sourcing script's head comment (its usage), without the '#'.
 bench_usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
 
-# bench_forge FORGE THREADS N DIR [ADDED]: a store of N objects (snapshot-forge --large N, seed 1)
-# plus ADDED more (the twin, --added-objects) in DIR, reused when DIR holds that very forge (its
-# .bench-objects tag), so the two scripts share a --work-dir's stores. Progress on stderr. A DIR
-# that exists without the tag (not empty, or not a directory) is never replaced: exit 3.
+# bench_forge FORGE THREADS N DIR [ADDED [TAIL]]: a store of N objects (snapshot-forge --large N,
+# seed 1) plus ADDED more (the twin, --added-objects) in DIR, with TAIL > 0 also the OpLog tail of
+# TAIL entries that continues it (--oplog-tail: DIR/oplog.jsonl), reused when DIR holds that very
+# forge (its .bench-objects tag), so the two scripts share a --work-dir's stores. Progress on
+# stderr. A DIR that exists without the tag (not empty, or not a directory) is never replaced: exit 3.
 bench_forge() {
-  local forge="$1" threads="$2" n="$3" dir="$4" added="${5:-0}"
+  local forge="$1" threads="$2" n="$3" dir="$4" added="${5:-0}" tail="${6:-0}"
   local tag="$n" extra=()
   if ((added > 0)); then tag="$n+$added"; extra=(--added-objects "$added"); fi
+  if ((tail > 0)); then tag="$tag tail $tail"; extra+=(--oplog-tail "$tail"); fi
   if [[ -f "$dir/.bench-objects" && "$(cat "$dir/.bench-objects")" == "$tag" ]]; then return; fi
   if [[ -e "$dir" && ! -f "$dir/.bench-objects" && -n "$(ls -A "$dir" 2>/dev/null || echo x)" ]]; then
     echo "$(basename "$0"): $dir exists and was not forged by a bench script: move it or use another --work-dir" >&2

@@ -2,9 +2,10 @@
 # The performance table of docs/PERFORMANCE.md (issue 15), in one run anyone can repeat.
 #
 #   bash scripts/bench.sh [--objects "1000000 5000000 18000000"] [--oplog-entries "100000 1000000"]
-#                         [--threads 2] [--runs 1] [--work-dir DIR] [--keep] [--no-baseline]
+#                         [--promote-tail 1000000] [--threads 2] [--runs 1] [--work-dir DIR] [--keep]
+#                         [--no-baseline]
 #
-# For each object count N it forges two stores (snapshot-forge --large N, and its 1% twin
+# For each object count N it forges two stores (snapshot-forge --large N --oplog-tail M, and its 1% twin
 # --large N --added-objects N/100: the same N objects, byte for byte, and segments plus 1% new
 # objects, for diff), then measures with GNU time (wall,
 # user + system CPU, peak RSS; the best wall time of --runs runs), all with --threads T:
@@ -16,6 +17,8 @@
 #               decode: the naive walk doing a restore's work, compared with ours)
 #   ours        moonquota-bench's run of the quota-rebuild library path (in process, like the two above)
 #   rebuild     quota-rebuild --store A --restore-time 0 (no lease filter: every object tallied)
+#   promote     quota-rebuild --store A --oplog-file A/oplog.jsonl --restore-time 0: the promotion
+#               path (a standby bootstraps from A and replays the M-entry tail that continues it)
 #   reconcile   quota-reconcile --store A --live-json L (the live model; L is the rebuilt table)
 #   summary     snapshot-inspect summary --store A
 #   verify      snapshot-inspect verify --store A
@@ -43,6 +46,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 objects="1000000 5000000 18000000"
 oplog_entries="100000 1000000"
+promote_tail=1000000
 threads=2
 runs=1
 work=""
@@ -53,10 +57,13 @@ build="${BUILD_DIR:-$here/build}"
 # shellcheck source=bench/bench_lib.sh
 source "$here/bench/bench_lib.sh"
 while [[ $# -gt 0 ]]; do
-  case "$1" in --objects|--oplog-entries|--threads|--runs|--work-dir) bench_need_value "$1" $# "${2:-}" ;; esac
+  case "$1" in
+    --objects|--oplog-entries|--promote-tail|--threads|--runs|--work-dir) bench_need_value "$1" $# "${2:-}" ;;
+  esac
   case "$1" in
     --objects) objects="$2"; shift 2 ;;
     --oplog-entries) oplog_entries="$2"; shift 2 ;;
+    --promote-tail) promote_tail="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --work-dir) work="$2"; shift 2 ;;
@@ -68,6 +75,7 @@ while [[ $# -gt 0 ]]; do
 done
 bench_positive_integers --threads "$threads"
 bench_positive_integers --runs "$runs"
+bench_positive_integers --promote-tail "$promote_tail"
 # shellcheck disable=SC2086  # the two are lists
 bench_positive_integers --objects $objects
 # shellcheck disable=SC2086
@@ -98,7 +106,7 @@ echo "| objects | command | wall s | CPU s | peak RSS MiB | x floor wall | x sum
 echo "|---:|---|---:|---:|---:|---:|---:|"
 for n in $objects; do
   a="$work/store-$n"; b="$work/store-$n-plus1pct"
-  forge "$n" "$a"
+  forge "$n" "$a" 0 "$promote_tail"
   forge "$n" "$b" "$((n / 100))"
 
   # Every run reads the stores from the page cache: the first phase measured must not pay for the disk.
@@ -144,13 +152,14 @@ json.dump({"success": True, "data": rows}, sys.stdout)' >"$work/live-$n.json"
 
   declare -A cmds=(
     [rebuild]="$tools/quota-rebuild --store $a --restore-time 0"
+    [promote]="$tools/quota-rebuild --store $a --oplog-file $a/oplog.jsonl --restore-time 0"
     [reconcile]="$tools/quota-reconcile --store $a --live-json $work/live-$n.json"
     [summary]="$tools/snapshot-inspect summary --store $a"
     [verify]="$tools/snapshot-inspect verify --store $a"
     [survival]="$tools/snapshot-inspect survival --store $a"
     [diff]="$tools/snapshot-inspect diff --store $a --other-store $b"
   )
-  for name in summary rebuild reconcile verify survival diff; do
+  for name in summary rebuild promote reconcile verify survival diff; do
     log "$n objects: $name"
     # shellcheck disable=SC2086  # the command strings hold no spaces but between arguments
     # exit 1 is a result here (verify's findings, diff's differences); 2 or more ends the run

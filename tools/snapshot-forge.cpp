@@ -66,13 +66,18 @@ int run(int argc, char** argv) {
   mq::tools::add_threads_option(app, common.threads);
   mq::tools::add_verbosity_flags(app, common);
   mq::tools::add_s3_flags(app, args.s3);
-  // A flag that would be ignored is a usage error: --large writes no OpLog, and the synthetic
-  // OpLog's form and cluster id need --oplog-large.
+  // A flag that would be ignored is a usage error: --large writes an OpLog only with --oplog-tail
+  // (app::run_forge_command says so), and the synthetic OpLog's form and cluster id need
+  // --oplog-large.
+  mq::forge::LargeTailOptions large_tail;
+  auto* large_tail_opt =
+      app.add_option("--oplog-tail", large_tail.entries,
+                     "With --large N: also write an OpLog tail of M entries that continues the store (a promotion)")
+          ->needs(large_opt);
   app.add_option("--oplog-export", args.oplog_export,
-                 "Write the scenario's OpLog tail as an export file (default <out>/oplog.jsonl; none for s3://)")
-      ->excludes(large_opt);
-  app.add_option("--oplog-etcd", args.oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)")
-      ->excludes(large_opt);
+                 "Write the OpLog tail (scenario or --oplog-tail) as an export file (default <out>/oplog.jsonl; none "
+                 "for s3://)");
+  app.add_option("--oplog-etcd", args.oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)");
   auto* oplog_large_opt =
       app.add_option("--oplog-large", oplog_large.entries, "Write a synthetic OpLog of N entries (no snapshot)");
   app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form")
@@ -87,6 +92,7 @@ int run(int argc, char** argv) {
   if (large_opt->count() > 0) {
     large.threads = common.threads == 0 ? mq::util::default_thread_count() : common.threads;
     request.large = large;
+    if (large_tail_opt->count() > 0) request.large_tail = large_tail;
     spdlog::info("writing a synthetic store of {} objects (seed {}, {} tenants, {} clients) to {} on {} threads",
                  large.objects, large.seed, large.tenants, large.clients, request.out_dir, large.threads);
   } else if (!request.scenario_path.empty()) {

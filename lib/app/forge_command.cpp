@@ -45,6 +45,12 @@ util::Status write_forged_oplog(const ForgeArgs& args, const forge::ForgedOpLog&
 
 util::Result<ForgeCommandOutcome> run_forge_command(const ForgeArgs& args) {
   const bool to_s3 = source::is_s3_url(args.request.out_dir);
+  if (args.request.large && !args.request.large_tail) {
+    // A flag that would be ignored is a usage error.
+    if (!args.oplog_export.empty())
+      return util::Status::invalid_argument("--oplog-export needs --oplog-tail with --large");
+    if (!args.oplog_etcd.empty()) return util::Status::invalid_argument("--oplog-etcd needs --oplog-tail with --large");
+  }
   ForgeCommandOutcome outcome;
   forge::ForgeOutcome forged;
   if (to_s3) {

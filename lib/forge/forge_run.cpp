@@ -11,6 +11,10 @@ namespace moonquota::forge {
 util::Result<ForgeOutcome> run_forge(const ForgeRequest& request) {
   const int inputs = (request.scenario_path.empty() ? 0 : 1) + (request.large ? 1 : 0) + (request.oplog ? 1 : 0);
   if (inputs != 1) return util::Status::invalid_argument("give one of a SCENARIO.json, --large N or --oplog-large N");
+  if (request.large_tail && !request.large) return util::Status::invalid_argument("--oplog-tail needs --large N");
+  if (request.large_tail && request.large_tail->entries == 0) {
+    return util::Status::invalid_argument("--oplog-tail needs at least 1 entry");
+  }
   ForgeOutcome outcome;
   if (request.oplog) {
     if (request.oplog->entries == 0) return util::Status::invalid_argument("--oplog-large needs at least 1 entry");
@@ -23,6 +27,7 @@ util::Result<ForgeOutcome> run_forge(const ForgeRequest& request) {
     LargeStoreOptions options = *request.large;
     options.force = request.force;
     MQ_ASSIGN_OR_RETURN(outcome.large, write_large_store(options, request.out_dir));
+    if (request.large_tail) outcome.oplog = continue_large_store(options, *request.large_tail);
     return outcome;
   }
   MQ_ASSIGN_OR_RETURN(std::string text, read_scenario_text(request.scenario_path));

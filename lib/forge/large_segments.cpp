@@ -19,7 +19,11 @@ constexpr std::uint64_t k_client_address_stride = std::uint64_t{1} << 44;
 constexpr std::uint64_t k_first_base = 0x100000000000ULL;
 constexpr std::int64_t k_local_disk_capacity_bytes = std::int64_t{1} << 40;
 
-std::string endpoint_of(std::uint32_t client) { return "10.0." + std::to_string(client) + ".1:17812"; }
+// Every segment its own transport endpoint: a standby's registry is keyed by endpoint, so two
+// segments behind one endpoint would count as one (and overflow its capacity at promotion).
+std::string endpoint_of(std::uint32_t client, std::uint32_t sequence) {
+  return "10.0." + std::to_string(client) + "." + std::to_string(sequence + 1) + ":17812";
+}
 
 }  // namespace
 
@@ -44,6 +48,7 @@ util::Status SegmentChains::open_segment(std::uint32_t client) {
   info.sort_key = {m_uuid_first, m_segments.size() + 1};
   info.uuid = info.sort_key.to_string();
   info.name = "client-" + std::to_string(client) + "/seg-" + std::to_string(chain.sequence);
+  info.endpoint = endpoint_of(client, chain.sequence);
   info.client = client;
   const std::uint64_t base = k_first_base + client * k_client_address_stride + chain.sequence * m_segment_bytes;
   MQ_ASSIGN_OR_RETURN(forge::OffsetAllocatorSimulation sim,
@@ -84,7 +89,7 @@ util::Status SegmentChains::close_segment(std::uint32_t client) {
   s.name = info.name;
   s.base = chain.base;
   s.size = m_segment_bytes;
-  s.te_endpoint = endpoint_of(client);
+  s.te_endpoint = info.endpoint;
   s.has_allocator = true;
   s.host_id = "";
   model::BufferAllocatorState a;

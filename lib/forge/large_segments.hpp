@@ -38,6 +38,7 @@ class SegmentChains {
     std::string uuid;
     util::Uuid sort_key;
     std::string name;
+    std::string endpoint;  // te_endpoint: one per segment
     std::uint32_t client = 0;
     std::uint64_t spill_offset = 0;
     std::uint64_t spill_length = 0;

@@ -196,7 +196,7 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
   ForgedSnapshot header;  // for the text files only
   header.id = options.snapshot_id;
   model::SnapshotDescriptor descriptor;
-  descriptor.created_at_ms = 1787375520123;  // 2026-08-22T05:12:00.123Z, matches the default id
+  descriptor.created_at_ms = k_large_store_created_at_ms;
   const ObjectMix mix(options.seed, options.tenants, options.clients,
                       static_cast<std::uint64_t>(descriptor.created_at_ms));
 

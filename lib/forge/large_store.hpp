@@ -6,7 +6,8 @@
 // counts (weight 1/(t+1)) and per-tenant size classes; keys "<tenant>/model-M/layer-L/block-I";
 // mostly one MEMORY replica, some two, some MEMORY+DISK or MEMORY+LOCAL_DISK, a few DISK-only or
 // LOCAL_DISK-only; about 0.2% PROCESSING (in-flight puts, lease 0) and 0.3% with an expired lease.
-// MEMORY replicas are placed on per-client segments of 3.75 GiB (multiplier_bits 0); a segment is
+// MEMORY replicas are placed on per-client segments of 3.75 GiB (multiplier_bits 0), each with an
+// endpoint of its own (10.0.<client>.<k+1>:17812: a standby keys its registry by endpoint); a segment is
 // closed when its next allocation would not fit or would need more node slots than the initial
 // capacity, so allocator node tables never grow (growth is not pinned by the spec).
 //
@@ -22,6 +23,10 @@
 #include "util/status.hpp"
 
 namespace moonquota::forge {
+
+// descriptor.txt's created_at_ms of every large store: 2026-08-22T05:12:00.123Z (the default id's
+// instant). Its last_included_seq is 0: an OpLog tail continues from sequence 1.
+inline constexpr std::int64_t k_large_store_created_at_ms = 1787375520123;
 
 // The tools' --threads range (tools/tool_common.cpp): more is invalid_argument, not a thread storm.
 inline constexpr unsigned k_max_large_store_threads = 256;

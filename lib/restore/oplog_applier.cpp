@@ -1,32 +1,10 @@
 #include "restore/oplog_applier.hpp"
 
-#include <utility>
-
 namespace moonquota::restore {
 
 namespace {
 
 constexpr std::size_t k_max_findings = 1000;
-
-// The standby form of a decoded PUT_END payload, written over `object` in place: every field
-// (absent compatible fields take their defaults). An rvalue payload's replicas and group id are
-// moved; an lvalue's are copied into the capacity `object` already has.
-template <typename Payload>
-void store_payload(Payload&& payload, StandbyObject& object) {
-  object.client_first = payload.client_first;
-  object.client_second = payload.client_second;
-  object.size = payload.size;
-  object.replicas = std::forward<Payload>(payload).replicas;
-  if (payload.group_id) {
-    object.group_id = *std::forward<Payload>(payload).group_id;
-  } else {
-    object.group_id.clear();
-  }
-  object.data_type = payload.data_type.value_or(0);
-  object.hard_pinned = payload.hard_pinned.value_or(false);
-  object.placeholder = false;
-  object.bootstrap_lease_timeout_ms = UINT64_MAX;
-}
 
 }  // namespace
 
@@ -41,9 +19,7 @@ void OpLogApplier::note(model::Severity severity, const format::OpLogEntryView& 
 void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
   if (entry.payload.empty()) {
     ++m_counters.empty_placeholders;
-    StandbyObject placeholder;
-    placeholder.placeholder = true;
-    m_store.put(entry.tenant_id, entry.key, std::move(placeholder));
+    m_store.store_placeholder(entry.tenant_id, entry.key);
     return;
   }
   format::PayloadShape shape;
@@ -51,7 +27,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
   // copied over the stored object in place; anything else takes the general decoder below.
   if (format::decode_compact_metadata_payload(entry.payload, m_payload, shape)) {
     ++m_counters.compact_payloads;
-    store_payload(m_payload, m_store.upsert(entry.tenant_id, entry.key));
+    m_store.store_payload(entry.tenant_id, entry.key, m_payload);
     return;
   }
   auto payload = format::decode_metadata_payload(entry.payload, &shape);
@@ -60,9 +36,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
     note(model::Severity::error, entry,
          "PUT_END of '" + std::string(entry.key) + "': " + payload.status().message() +
              "; the standby stores an empty placeholder record (size 0, no replicas)");
-    StandbyObject placeholder;
-    placeholder.placeholder = true;
-    m_store.put(entry.tenant_id, entry.key, std::move(placeholder));
+    m_store.store_placeholder(entry.tenant_id, entry.key);
     return;
   }
   ++(shape.form == format::PayloadForm::compact ? m_counters.compact_payloads : m_counters.literal_payloads);
@@ -70,7 +44,7 @@ void OpLogApplier::apply_put_end(const format::OpLogEntryView& entry) {
     ++m_counters.payloads_with_trailing_bytes;
     note(model::Severity::warning, entry, std::to_string(shape.trailing_bytes) + " trailing payload bytes ignored");
   }
-  store_payload(std::move(payload).value(), m_store.upsert(entry.tenant_id, entry.key));
+  m_store.store_payload(entry.tenant_id, entry.key, std::move(payload).value());
 }
 
 void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {
@@ -108,7 +82,7 @@ void OpLogApplier::apply_segment(const format::OpLogEntryView& entry) {
   }
 }
 
-StandbyStore::Probe OpLogApplier::prefetch_slot(const format::OpLogEntryView& entry) const {
+ReplayTarget::Probe OpLogApplier::prefetch_slot(const format::OpLogEntryView& entry) const {
   switch (entry.op_type) {
     case format::op_type::put_end:
     case format::op_type::put_revoke:

@@ -19,7 +19,7 @@
 
 #include "format/oplog_batch.hpp"
 #include "model/finding.hpp"
-#include "restore/standby_store.hpp"
+#include "restore/replay_target.hpp"
 
 namespace moonquota::restore {
 
@@ -39,12 +39,12 @@ enum class ApplyOutcome { applied, skipped, refused };
 class OpLogApplier {
  public:
   // `last_included_seq`: the snapshot baseline (Recover(n) -> expected = n + 1).
-  OpLogApplier(StandbyStore& store, std::uint64_t last_included_seq)
+  OpLogApplier(ReplayTarget& store, std::uint64_t last_included_seq)
       : m_store(store), m_expected(last_included_seq + 1) {}
 
   // `refusal` receives why the applier returned false.
-  // The store copies the tenant, key and payload fields it keeps: the views need only live for the
-  // call.
+  // The target copies the tenant, key and payload fields it keeps: the views need only live for
+  // the call.
   [[nodiscard]] ApplyOutcome apply(const format::OpLogEntryView& entry, std::string& refusal);
   [[nodiscard]] ApplyOutcome apply(const format::OpLogEntry& entry, std::string& refusal) {
     return apply(format::view_of(entry), refusal);
@@ -52,8 +52,8 @@ class OpLogApplier {
 
   // Cache hints for `entry` (a PUT_END, PUT_REVOKE or REMOVE: the object map), given a few entries
   // before it is applied; see StandbyStore::prefetch_slot. They change nothing.
-  [[nodiscard]] StandbyStore::Probe prefetch_slot(const format::OpLogEntryView& entry) const;
-  void prefetch_entry(StandbyStore::Probe probe) const { m_store.prefetch_entry(probe); }
+  [[nodiscard]] ReplayTarget::Probe prefetch_slot(const format::OpLogEntryView& entry) const;
+  void prefetch_entry(ReplayTarget::Probe probe) const { m_store.prefetch_entry(probe); }
 
   [[nodiscard]] std::uint64_t expected() const { return m_expected; }
   [[nodiscard]] const ApplyCounters& counters() const { return m_counters; }
@@ -64,7 +64,7 @@ class OpLogApplier {
   void apply_put_end(const format::OpLogEntryView& entry);
   void apply_segment(const format::OpLogEntryView& entry);
 
-  StandbyStore& m_store;
+  ReplayTarget& m_store;
   format::MetadataPayload m_payload;  // the compact fast path's scratch, reused entry after entry
   std::uint64_t m_expected;
   ApplyCounters m_counters;

@@ -39,7 +39,7 @@ BatchKeys index_keys(const source::OpLogKeySet& keys) {
 
 class Replayer {
  public:
-  Replayer(const source::OpLogKeySet& keys, StandbyStore& store, std::uint64_t last_included_seq,
+  Replayer(const source::OpLogKeySet& keys, ReplayTarget& store, std::uint64_t last_included_seq,
            const ReplayOptions& options)
       : m_keys(keys), m_options(options), m_applier(store, last_included_seq) {
     m_result.origin = keys.origin;
@@ -152,7 +152,7 @@ class Replayer {
     // k_entry_ahead ahead, are loaded into the cache while this one is applied (hints only).
     const auto& entries = batch.entries;
     const std::size_t count = entries.size();
-    std::array<StandbyStore::Probe, k_probe_ring> probes;
+    std::array<ReplayTarget::Probe, k_probe_ring> probes;
     for (std::size_t i = 0; i < std::min(count, k_slot_ahead); ++i) probes[i] = m_applier.prefetch_slot(entries[i]);
     for (std::size_t i = 0; i < std::min(count, k_entry_ahead); ++i) m_applier.prefetch_entry(probes[i]);
     for (std::size_t i = 0; i < count; ++i) {
@@ -295,7 +295,7 @@ class Replayer {
 
 }  // namespace
 
-util::Result<ReplayResult> replay_oplog(const source::OpLogKeySet& keys, StandbyStore& store,
+util::Result<ReplayResult> replay_oplog(const source::OpLogKeySet& keys, ReplayTarget& store,
                                         std::uint64_t last_included_seq, const ReplayOptions& options) {
   return Replayer(keys, store, last_included_seq, options).run();
 }

@@ -21,7 +21,7 @@
 #include "format/oplog_batch.hpp"
 #include "model/finding.hpp"
 #include "restore/oplog_applier.hpp"
-#include "restore/standby_store.hpp"
+#include "restore/replay_target.hpp"
 #include "source/oplog_source.hpp"
 #include "util/status.hpp"
 
@@ -45,7 +45,7 @@ struct ReplayResult {
   model::Findings findings;
 };
 
-[[nodiscard]] util::Result<ReplayResult> replay_oplog(const source::OpLogKeySet& keys, StandbyStore& store,
+[[nodiscard]] util::Result<ReplayResult> replay_oplog(const source::OpLogKeySet& keys, ReplayTarget& store,
                                                       std::uint64_t last_included_seq, const ReplayOptions& options);
 
 }  // namespace moonquota::restore

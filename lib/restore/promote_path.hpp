@@ -36,13 +36,28 @@ using AfterBootstrap = std::function<bool(const StandbyBootstrap&, const Standby
     const RestoreOptions& options, const ReplayOptions& replay_options, StandbyStore& store,
     const AfterBootstrap& after_bootstrap = {});
 
-// The standby bootstraps from `object_store`, the store of `selection`.
+// Which engine decided a promotion (the result is the same; memory and time differ).
+enum class PromoteEngine {
+  streaming,           // restore/promote_stream: the snapshot read once, no object map
+  whole_map_fallback,  // a check failed: the whole map names the first violation
+  tail_only,           // no snapshot to bootstrap: the map holds only the tail
+};
+
+// The standby bootstraps from `object_store`, the store of `selection`: the streaming promotion
+// (restore/promote_stream), or the whole map when a check fails or there is no snapshot to load.
+// `engine`, when given, receives which one decided.
 // Errors: the catalog cannot be read at all (not_found / io_error / unavailable), the OpLog cannot
 // be read (unavailable / io_error), or the replay hits a fatal reader rule (corruption: exit 3).
-[[nodiscard]] util::Result<PromoteOutcome> promote_standby(source::ObjectStore& object_store,
-                                                           const StoreSelection& selection,
-                                                           const source::OpLogSelection& oplog,
-                                                           const RestoreOptions& options,
-                                                           const ReplayOptions& replay_options);
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby(
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, PromoteEngine* engine = nullptr);
+
+// The whole-map promotion: the standby's object map, bootstrapped, replayed and validated as a
+// whole (memory grows with the store). The reference the streaming promotion is tested against.
+[[nodiscard]] util::Result<PromoteOutcome> promote_standby_whole_map(source::ObjectStore& object_store,
+                                                                     const StoreSelection& selection,
+                                                                     const source::OpLogSelection& oplog,
+                                                                     const RestoreOptions& options,
+                                                                     const ReplayOptions& replay_options);
 
 }  // namespace moonquota::restore

@@ -78,6 +78,7 @@ Status load_manifest_and_descriptor(source::ObjectStore& store, ScannedSnapshot&
   if (!descriptor.ok() && descriptor.status().code() == util::StatusCode::unavailable) return descriptor.status();
   if (descriptor.ok()) {
     snap.descriptor = *descriptor;
+    if (options.on_descriptor) options.on_descriptor(*snap.descriptor);
   } else {
     snap.descriptor_error = descriptor.status().message();
     // The standby needs last_included_seq: an unusable descriptor fails its load.

@@ -73,6 +73,8 @@ struct ScanOptions : RestoreModel {
   // false: an unusable descriptor.txt is not added to the findings (the restore path reports it
   // among the catalog findings); `descriptor_error` says why either way.
   bool descriptor_finding = true;
+  // Called once with the parsed descriptor.txt, before the segments payload is read.
+  std::function<void(const model::SnapshotDescriptor&)> on_descriptor;
   // Called once with the decoded `segments` payload, before the first shard is decoded.
   std::function<void(const model::SegmentsPayload&)> on_segments;
   // Read the segments payload on a thread of its own while the shards are read and decoded

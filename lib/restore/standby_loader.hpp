@@ -18,28 +18,11 @@
 
 #include "model/finding.hpp"
 #include "restore/candidate_decoder.hpp"
+#include "restore/standby_entry.hpp"
 #include "restore/standby_store.hpp"
 #include "util/checked_math.hpp"
 
 namespace moonquota::restore {
-
-struct StandbyDrops {
-  std::uint64_t size_zero = 0;
-  std::uint64_t lease_expired = 0;
-  std::uint64_t non_complete = 0;
-  std::uint64_t invalid_memory = 0;
-};
-
-// One tenant's drops: the counts, and the committed charge (size x COMPLETE MEMORY replicas) of the
-// lease-expired and non-COMPLETE ones (size-0 objects charge 0; an invalid-MEMORY one has no size).
-struct StandbyTenantDrops {
-  StandbyDrops objects;
-  util::u128 lease_expired_bytes = 0;
-  util::u128 non_complete_bytes = 0;
-  // The sum of those objects' sizes (what they held, charged or not).
-  util::u128 lease_expired_size_bytes = 0;
-  util::u128 non_complete_size_bytes = 0;
-};
 
 struct StandbyBootstrap {
   std::string catalog_root;
@@ -54,6 +37,14 @@ struct StandbyBootstrap {
   std::map<std::string, StandbyTenantDrops, std::less<>> tenants;
   model::Findings findings;
 };
+
+// The standby's rules under a restore's options.
+[[nodiscard]] StandbyRules standby_rules(const RestoreOptions& options);
+// The registry a bootstrap starts from: one memory segment per mounted segment, by endpoint.
+void add_snapshot_segments(const model::SegmentsPayload& segments, std::map<std::string, StandbySegment>& registry);
+// Marks `out` failed with `failure`: nothing loaded, no drops, no baseline (the standby replays
+// from sequence 1).
+void fail_bootstrap(StandbyBootstrap& out, std::string failure);
 
 // Loads `snapshot_dir` of `object_store` into `store` (cleared first; cleared again on failure).
 [[nodiscard]] StandbyBootstrap load_standby_snapshot(source::ObjectStore& object_store, const std::string& snapshot_dir,

@@ -1,5 +1,7 @@
 #include "restore/standby_store.hpp"
 
+#include <utility>
+
 namespace moonquota::restore {
 
 namespace {
@@ -12,7 +14,42 @@ std::uint64_t make_slot(std::uint32_t h, std::size_t entry) {
   return (static_cast<std::uint64_t>(entry + 1) << 32) | h;
 }
 
+// The standby form of a decoded PUT_END payload, written over `object` in place: every field
+// (absent compatible fields take their defaults). An rvalue payload's replicas and group id are
+// moved; an lvalue's are copied into the capacity `object` already has.
+template <typename Payload>
+void assign_payload(Payload&& payload, StandbyObject& object) {
+  object.client_first = payload.client_first;
+  object.client_second = payload.client_second;
+  object.size = payload.size;
+  object.replicas = std::forward<Payload>(payload).replicas;
+  if (payload.group_id) {
+    object.group_id = *std::forward<Payload>(payload).group_id;
+  } else {
+    object.group_id.clear();
+  }
+  object.data_type = payload.data_type.value_or(0);
+  object.hard_pinned = payload.hard_pinned.value_or(false);
+  object.placeholder = false;
+  object.bootstrap_lease_timeout_ms = UINT64_MAX;
+}
+
 }  // namespace
+
+void StandbyStore::store_payload(std::string_view tenant, std::string_view key,
+                                 const format::MetadataPayload& payload) {
+  assign_payload(payload, upsert(tenant, key));
+}
+
+void StandbyStore::store_payload(std::string_view tenant, std::string_view key, format::MetadataPayload&& payload) {
+  assign_payload(std::move(payload), upsert(tenant, key));
+}
+
+void StandbyStore::store_placeholder(std::string_view tenant, std::string_view key) {
+  StandbyObject placeholder;
+  placeholder.placeholder = true;
+  put(tenant, key, std::move(placeholder));
+}
 
 std::string StandbyStore::object_key(std::string_view tenant, std::string_view key) {
   std::string composite;
@@ -93,14 +130,20 @@ void StandbyStore::put(std::string_view tenant, std::string_view key, StandbyObj
   upsert(tenant, key) = std::move(object);
 }
 
-StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
+StandbyEntry& StandbyStore::entry_for(std::string_view tenant, std::string_view key) {
   const std::uint32_t t = intern(tenant);
   const std::uint32_t h = hash(t, key);
   std::size_t free_slot = k_not_found;
   const std::size_t slot = find_slot(t, key, h, &free_slot);
-  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])].object;
+  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])];
   add(t, key, h, free_slot, StandbyObject{});
-  return m_entries.back().object;
+  return m_entries.back();
+}
+
+StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
+  StandbyEntry& entry = entry_for(tenant, key);
+  entry.erased = false;
+  return entry.object;
 }
 
 bool StandbyStore::insert_new(std::string_view tenant, std::string_view key, StandbyObject object) {
@@ -116,7 +159,14 @@ const StandbyObject* StandbyStore::find(std::string_view tenant, std::string_vie
   const std::uint32_t t = tenant_id(tenant);
   if (t == k_no_tenant) return nullptr;
   const std::size_t slot = find_slot(t, key, hash(t, key), nullptr);
-  return slot == k_not_found ? nullptr : &m_entries[slot_entry(m_slots[slot])].object;
+  if (slot == k_not_found) return nullptr;
+  const StandbyEntry& entry = m_entries[slot_entry(m_slots[slot])];
+  return entry.erased ? nullptr : &entry.object;
+}
+
+bool StandbyStore::touched(std::string_view tenant, std::string_view key) const {
+  const std::uint32_t t = tenant_id(tenant);
+  return t != k_no_tenant && find_slot(t, key, hash(t, key), nullptr) != k_not_found;
 }
 
 StandbyStore::Probe StandbyStore::prefetch_slot(std::string_view tenant, std::string_view key) const {
@@ -158,6 +208,13 @@ void StandbyStore::remove_slot(std::size_t slot) {
 }
 
 void StandbyStore::erase(std::string_view tenant, std::string_view key) {
+  if (m_keep_tombstones) {
+    // A tombstone also for a key never stored here: the erase decides it all the same.
+    StandbyEntry& entry = entry_for(tenant, key);
+    entry.object = StandbyObject{};
+    entry.erased = true;
+    return;
+  }
   const std::uint32_t t = tenant_id(tenant);
   if (t == k_no_tenant) return;
   const std::size_t slot = find_slot(t, key, hash(t, key), nullptr);
@@ -186,6 +243,7 @@ void StandbyStore::clear() {
   m_tenants.clear();
   m_tenant_ids.clear();
   m_registry.clear();
+  m_keep_tombstones = false;
 }
 
 }  // namespace moonquota::restore

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "format/oplog_payloads.hpp"
+#include "restore/replay_target.hpp"
 
 namespace moonquota::restore {
 
@@ -34,21 +35,14 @@ struct StandbyObject {
   std::uint64_t bootstrap_lease_timeout_ms = UINT64_MAX;
 };
 
-struct StandbySegment {
-  std::string segment_name;
-  std::string transport_endpoint;
-  std::uint64_t capacity = 0;
-  bool is_memory_segment = true;
-  std::string file_path;
-};
-
 struct StandbyEntry {
   std::uint32_t tenant = 0;  // StandbyStore::tenant_name(tenant)
   std::string key;
   StandbyObject object;
+  bool erased = false;  // a tombstone (StandbyStore::keep_tombstones): the key was erased
 };
 
-class StandbyStore {
+class StandbyStore : public ReplayTarget {
  public:
   // tenant + '\0' + key: tenants never contain NUL (§7.2), so the split is unambiguous.
   [[nodiscard]] static std::string object_key(std::string_view tenant, std::string_view key);
@@ -59,8 +53,21 @@ class StandbyStore {
   [[nodiscard]] StandbyObject& upsert(std::string_view tenant, std::string_view key);
   // false when (tenant, key) exists already (a bootstrap duplicate is a hard error).
   [[nodiscard]] bool insert_new(std::string_view tenant, std::string_view key, StandbyObject object);
-  void erase(std::string_view tenant, std::string_view key);
+  void erase(std::string_view tenant, std::string_view key) override;
   void clear();
+
+  // ReplayTarget: the payload's form of the object (store_payload), the empty record.
+  void store_payload(std::string_view tenant, std::string_view key, const format::MetadataPayload& payload) override;
+  void store_payload(std::string_view tenant, std::string_view key, format::MetadataPayload&& payload) override;
+  void store_placeholder(std::string_view tenant, std::string_view key) override;
+
+  // From now on erase() leaves a tombstone: the key stays in the map, marked erased, its object
+  // emptied; find() does not see it, touched() does, and a later put or upsert revives it. The
+  // streaming promotion replays the OpLog tail into such a store to learn every key the tail
+  // decides (restore/promote_stream).
+  void keep_tombstones() { m_keep_tombstones = true; }
+  // Whether (tenant, key) is in the map, erased or not.
+  [[nodiscard]] bool touched(std::string_view tenant, std::string_view key) const;
 
   [[nodiscard]] const StandbyObject* find(std::string_view tenant, std::string_view key) const;
 
@@ -68,19 +75,17 @@ class StandbyStore {
   // ahead in a decoded batch: `prefetch_slot` starts loading the slot that (tenant, key) hashes to
   // and returns the probe; some entries later `prefetch_entry` walks that (by then cached) slot run
   // and starts loading the entry whose hash matches, so that the put or erase finds both in cache.
-  struct Probe {
-    std::uint32_t tenant = UINT32_MAX;  // UINT32_MAX: a tenant never seen (nothing to load)
-    std::uint32_t hash = 0;
-  };
-  [[nodiscard]] Probe prefetch_slot(std::string_view tenant, std::string_view key) const;
-  void prefetch_entry(Probe probe) const;
+  // Probe::tenant UINT32_MAX: a tenant never seen (nothing to load).
+  [[nodiscard]] Probe prefetch_slot(std::string_view tenant, std::string_view key) const override;
+  void prefetch_entry(Probe probe) const override;
   [[nodiscard]] std::size_t size() const { return m_entries.size(); }
   [[nodiscard]] bool empty() const { return m_entries.empty(); }
-  // Every object, in no particular order (an erase moves the last entry into the hole).
+  // Every object, in no particular order (an erase moves the last entry into the hole); with
+  // tombstones kept, the erased keys too (StandbyEntry::erased).
   [[nodiscard]] const std::vector<StandbyEntry>& entries() const { return m_entries; }
   [[nodiscard]] std::string_view tenant_name(std::uint32_t tenant) const { return m_tenants[tenant]; }
 
-  std::map<std::string, StandbySegment>& registry() { return m_registry; }
+  std::map<std::string, StandbySegment>& registry() override { return m_registry; }
   [[nodiscard]] const std::map<std::string, StandbySegment>& registry() const { return m_registry; }
 
  private:
@@ -97,6 +102,8 @@ class StandbyStore {
   // The slot holding (tenant, key), or k_not_found; `free_slot` receives the slot an insert takes.
   [[nodiscard]] std::size_t find_slot(std::uint32_t tenant, std::string_view key, std::uint32_t h,
                                       std::size_t* free_slot) const;
+  // The entry of (tenant, key), added default-constructed when absent.
+  StandbyEntry& entry_for(std::string_view tenant, std::string_view key);
   void add(std::uint32_t tenant, std::string_view key, std::uint32_t h, std::size_t slot, StandbyObject object);
   void grow();
   void remove_slot(std::size_t slot);
@@ -108,6 +115,7 @@ class StandbyStore {
   std::vector<std::string> m_tenants;
   std::unordered_map<std::string, std::uint32_t, TenantHash, std::equal_to<>> m_tenant_ids;
   std::map<std::string, StandbySegment> m_registry;  // by transport endpoint
+  bool m_keep_tombstones = false;
 };
 
 }  // namespace moonquota::restore

@@ -9,10 +9,10 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 BUILD_DIR="$build" TMPDIR="$tmp" bash "$src/scripts/bench.sh" --objects 20000 --oplog-entries 2000 \
-  --no-baseline >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "bench.sh exited $?"; }
+  --promote-tail 2000 --no-baseline >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "bench.sh exited $?"; }
 num='[0-9]+(\.[0-9]+)?'
 for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'naive-restore \(moonquota-bench\)' 'ours \(moonquota-bench\)' summary rebuild \
-  reconcile verify survival diff; do
+  promote reconcile verify survival diff; do
   grep -Eq "^\| 20000 \| $cmd \| $num \| $num \| $num \| $num"x" \|" "$tmp/out" || fail "no row for '$cmd'"
 done
 for cmd in rebuild summary; do
@@ -22,7 +22,7 @@ done
 [[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$')" ]] || fail "left behind: $(ls "$tmp")"
 
 # With a --work-dir of the user's: the stores go once measured, --keep keeps them for the next run.
-small=(--objects 2000 --oplog-entries 100 --no-baseline --work-dir "$tmp/w")
+small=(--objects 2000 --oplog-entries 100 --promote-tail 100 --no-baseline --work-dir "$tmp/w")
 BUILD_DIR="$build" bash "$src/scripts/bench.sh" "${small[@]}" >/dev/null 2>&1 || fail "bench.sh --work-dir: exit $?"
 [[ -z "$(ls "$tmp/w" | grep '^store-')" ]] || fail "--work-dir without --keep kept $(ls "$tmp/w")"
 BUILD_DIR="$build" bash "$src/scripts/bench.sh" "${small[@]}" --keep >/dev/null 2>&1 || fail "bench.sh --keep: exit $?"

@@ -38,7 +38,7 @@ model::ObjectRecord worked_example_object() {
   return o;
 }
 
-constexpr const char* k_spec_shard_hex =
+constexpr const char* k_encoded_spec_shard_hex =
     "81a86d657461646174619193a764656661756c74a864656d6f2d6b65799ca331"
     "2d32cf0000018bcfe56800cd0400cf000003bb2cc3d800c20002009401030095"
     "cd0400cf0000000300000000a3332d34c393cf0000000300000000cd04009200"
@@ -51,7 +51,7 @@ TEST(MetadataEncoder, SpecWorkedExampleShardIsByteExact) {
   auto raw = encode_shard_raw({&o});
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
   EXPECT_EQ(raw->size(), 155u);
-  EXPECT_EQ(to_hex(*raw), k_spec_shard_hex);
+  EXPECT_EQ(to_hex(*raw), k_encoded_spec_shard_hex);
 }
 
 TEST(MetadataEncoder, SpecWorkedExampleFileFraming) {
@@ -65,7 +65,7 @@ TEST(MetadataEncoder, SpecWorkedExampleFileFraming) {
   const std::size_t bin_len = static_cast<unsigned char>((*file)[13]);
   std::string shard;
   ASSERT_TRUE(util::zstd_decompress(std::string_view(*file).substr(14, bin_len), 1 << 20, shard).ok());
-  EXPECT_EQ(to_hex(shard), k_spec_shard_hex);
+  EXPECT_EQ(to_hex(shard), k_encoded_spec_shard_hex);
   EXPECT_EQ(to_hex(file->substr(14 + bin_len)),
             "b26469736361726465645f7265706c6963617390af7265706c6963615f6e6578745f696403");
 }

@@ -1,0 +1,273 @@
+#include "restore/promote_stream.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <set>
+
+#include "model/tenant_id.hpp"
+#include "restore/fingerprint_runs.hpp"
+#include "restore/promotion_checks.hpp"
+#include "restore/range_runs.hpp"
+#include "restore/snapshot_reader.hpp"
+#include "restore/tail_facts.hpp"
+
+namespace moonquota::restore {
+
+namespace {
+
+// A worker seals its pending ranges into runs once it holds this many (16 MiB).
+constexpr std::size_t k_ranges_per_seal = std::size_t{1} << 20;
+
+// The objects the promoted master holds, checked and tallied one at a time as the validation
+// does; the checks that need every object at once are left to their compact facts.
+class HeldObjects {
+ public:
+  explicit HeldObjects(const PromotionSegments& segments)
+      : m_segments(segments), used(segments.size(), 0), ranges(segments.size()) {}
+
+  // false: the object fails a check of its own (the whole map names the first such object).
+  bool add(std::string_view raw_tenant, std::string_view raw_key, std::uint64_t size, bool placeholder,
+           const std::vector<ReplicaFacts>& replicas) {
+    std::string_view tenant = raw_tenant;
+    ResolvedName resolved;
+    if (raw_tenant.empty() || raw_key.find('\0') != std::string_view::npos) {
+      resolved = resolve_name(raw_tenant, raw_key);
+      tenant = resolved.tenant;
+      if (resolved.scoped) ++totals.legacy_scoped_keys;
+      resolved_names.push_back(StandbyStore::object_key(resolved.tenant, resolved.key));
+    }
+    if (!model::is_valid_tenant_id(tenant)) return false;
+    for (const ReplicaFacts& r : replicas) {
+      std::size_t segment = PromotionSegments::k_none;
+      if (check_replica(r, size, m_segments, segment, m_last_alias, m_last_segment) != ReplicaFault::none) return false;
+      if (r.variant != format::payload_variant::memory || !counts_against_segment(r.status)) continue;
+      used[segment] += r.buffer_size;
+      ranges.add(segment, r.buffer_address, r.buffer_address + r.buffer_size);
+    }
+    totals.add(tenant, size, placeholder, replicas);
+    return true;
+  }
+
+  void absorb(HeldObjects&& other) {
+    totals.merge(std::move(other.totals));
+    for (std::size_t s = 0; s < used.size(); ++s) used[s] += other.used[s];
+    ranges.absorb(std::move(other.ranges));
+    for (auto& name : other.resolved_names) resolved_names.push_back(std::move(name));
+  }
+
+  PromotionTotals totals;
+  std::vector<util::u128> used;  // per segment: counted MEMORY bytes
+  RangeRuns ranges;
+  // The (tenant, key) composite each re-scoped object resolves to: an object whose raw tenant is
+  // "" or whose key holds a NUL (only such an object can resolve onto another one).
+  std::vector<std::string> resolved_names;
+
+ private:
+  const PromotionSegments& m_segments;
+  std::string m_last_alias;  // PromotionSegments::find_cached
+  std::size_t m_last_segment = PromotionSegments::k_none;
+};
+
+// What every worker reads: set once the snapshot's segments are known, before the first shard.
+struct ScanContext {
+  StandbyRules rules;
+  SegmentEndpoints endpoints;
+  TailFacts tail;  // the OpLog tail's final records and tombstones, and the final registry
+  std::optional<PromotionSegments> segments;
+  bool replayed = false;
+  util::Result<ReplayResult> replay = util::Status::internal("the OpLog tail was not replayed");
+  std::atomic<bool> whole_map_needed{false};
+};
+
+class StreamWorker : public ShardAnalyzer {
+ public:
+  explicit StreamWorker(ScanContext& context) : m_context(context) {}
+
+  void begin_shard(const ShardContext& /*shard*/) override {
+    if (!m_held && m_context.segments && m_context.segments->error().empty()) {
+      m_held = std::make_unique<HeldObjects>(*m_context.segments);
+    }
+  }
+
+  void on_entry(const format::ShardEntry& entry) override {
+    if (m_context.whole_map_needed.load(std::memory_order_relaxed)) return;
+    const format::ObjectView& obj = *entry.object;
+    const StandbyDecision decision = decide_standby_entry(entry, m_context.rules);
+    if (decision == StandbyDecision::fail) {
+      m_context.whole_map_needed = true;  // which failure comes first is the whole map's to say
+      return;
+    }
+    if (decision != StandbyDecision::keep) {
+      drops.record(decision, obj);
+      return;
+    }
+    ++objects_loaded;
+    const std::uint64_t fingerprint = pair_fingerprint(obj.tenant_id, obj.key);
+    fingerprints.add(fingerprint);
+    if (m_context.tail.touched(obj.tenant_id, obj.key, fingerprint)) return;  // the tail decides this key
+    if (!m_held) return;  // the registry fails the validation before any object
+    m_facts.clear();
+    for (const auto& r : obj.replicas) {
+      m_facts.push_back(facts_of(r, m_context.endpoints, m_last_segment_id, m_last_endpoint));
+    }
+    if (!m_held->add(obj.tenant_id, obj.key, obj.size, false, m_facts)) m_context.whole_map_needed = true;
+  }
+
+  bool end_shard(const ShardContext& /*shard*/) override {
+    if (m_held && m_held->ranges.pending() >= k_ranges_per_seal) m_held->ranges.seal();
+    return !m_context.whole_map_needed.load();
+  }
+
+  // After the scan.
+  std::unique_ptr<HeldObjects> take_held() {
+    if (m_held) m_held->ranges.seal();
+    return std::move(m_held);
+  }
+
+  StandbyDropTally drops;
+  FingerprintRuns fingerprints;
+  std::uint64_t objects_loaded = 0;
+
+ private:
+  ScanContext& m_context;
+  std::unique_ptr<HeldObjects> m_held;
+  std::vector<ReplicaFacts> m_facts;
+  std::string m_last_segment_id;  // SegmentEndpoints::find_cached
+  std::string_view m_last_endpoint;
+};
+
+// The bootstrap failed: the standby starts empty and replays from sequence 1 (only the tail).
+util::Result<StreamedPromotion> replay_from_one(const std::string& snapshot_id, std::string failure,
+                                                const source::OpLogKeySet& keys, const ReplayOptions& replay_options) {
+  StreamedPromotion out;
+  out.bootstrap.snapshot_id = snapshot_id;
+  fail_bootstrap(out.bootstrap, std::move(failure));
+  StandbyStore store;
+  MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, 0, replay_options));
+  out.validation = validate_promotion(store);
+  return out;
+}
+
+// Whether a re-scoped name lands on another held object: another re-scoped one, a tail object, or
+// (by fingerprint, so possibly a false alarm) a snapshot object.
+bool names_clash(const std::vector<std::string>& resolved_names, const TailFacts& tail,
+                 const FingerprintRuns& fingerprints) {
+  std::set<std::string_view> seen;
+  for (const std::string& name : resolved_names) {
+    if (!seen.insert(name).second) return true;
+    const std::size_t nul = name.find('\0');
+    const std::string_view tenant = std::string_view(name).substr(0, nul);
+    const std::string_view key = std::string_view(name).substr(nul + 1);
+    if (tail.holds(tenant, key) || fingerprints.contains(pair_fingerprint(tenant, key))) return true;
+  }
+  return false;
+}
+
+PromotionValidation registry_stats(const PromotionSegments& segments) {
+  PromotionValidation v;
+  v.registry_segments = segments.registry_segments;
+  v.registry_memory_segments = segments.registry_memory_segments;
+  v.registry_memory_capacity_bytes = segments.registry_memory_capacity_bytes;
+  return v;
+}
+
+// The validation from the held objects' facts; nullopt when a check fails.
+std::optional<PromotionValidation> validate(const ScanContext& context,
+                                            std::vector<std::unique_ptr<StreamWorker>>& workers,
+                                            FingerprintRuns& fingerprints) {
+  const PromotionSegments& segments = *context.segments;
+  if (!segments.error().empty()) {
+    PromotionValidation failed = registry_stats(segments);
+    failed.ok = false;
+    failed.failure = segments.error();
+    return failed;
+  }
+  HeldObjects held(segments);
+  bool tail_ok = true;
+  context.tail.for_each_held([&](const TailFacts::HeldObject& o, const std::vector<ReplicaFacts>& facts) {
+    tail_ok = tail_ok && held.add(o.tenant, o.key, o.size, o.placeholder, facts);
+  });
+  if (!tail_ok) return std::nullopt;
+  held.ranges.seal();
+  for (auto& worker : workers) {
+    if (auto part = worker->take_held()) held.absorb(std::move(*part));
+  }
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    if (held.used[s] > segments.segment(s).capacity) return std::nullopt;
+  }
+  if (names_clash(held.resolved_names, context.tail, fingerprints)) return std::nullopt;
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    if (held.ranges.any_overlap(s)) return std::nullopt;
+  }
+  PromotionValidation ok = registry_stats(segments);
+  ok.tenants = std::move(held.totals.tenants);
+  ok.tenant_object_bytes = std::move(held.totals.tenant_object_bytes);
+  ok.objects = held.totals.objects;
+  ok.placeholders = held.totals.placeholders;
+  ok.non_complete = std::move(held.totals.non_complete);
+  ok.legacy_scoped_keys = held.totals.legacy_scoped_keys;
+  return ok;
+}
+
+}  // namespace
+
+util::Result<std::optional<StreamedPromotion>> stream_promotion(
+    source::ObjectStore& object_store, const std::string& snapshot_dir, const std::string& snapshot_id,
+    const source::OpLogKeySet& keys, const RestoreOptions& options, const ReplayOptions& replay_options) {
+  ScanContext context;
+  context.rules = standby_rules(options);
+  std::uint64_t last_included_seq = 0;
+  ScanOptions scan;
+  scan.rules = ReadRules::standby;
+  scan.max_payload_bytes = options.max_payload_bytes;
+  scan.restore_time_ms = options.restore_time_ms;
+  scan.on_descriptor = [&](const model::SnapshotDescriptor& d) { last_included_seq = d.last_included_seq; };
+  scan.on_segments = [&](const model::SegmentsPayload& segments) {
+    context.endpoints.add(segments);
+    add_snapshot_segments(segments, context.tail.registry());
+    context.replay = replay_oplog(keys, context.tail, last_included_seq, replay_options);
+    context.replayed = true;
+    context.segments.emplace(context.tail.registry());
+  };
+  std::vector<std::unique_ptr<StreamWorker>> workers;
+  std::vector<ShardAnalyzer*> analyzers;
+  for (unsigned i = 0; i < std::max(1u, options.threads); ++i) {
+    workers.push_back(std::make_unique<StreamWorker>(context));
+    analyzers.push_back(workers.back().get());
+  }
+  auto snap = scan_snapshot(object_store, snapshot_dir, snapshot_id, scan, analyzers);
+  if (!snap.ok()) {
+    MQ_ASSIGN_OR_RETURN(StreamedPromotion failed,
+                        replay_from_one(snapshot_id, snap.status().message(), keys, replay_options));
+    return std::optional<StreamedPromotion>(std::move(failed));
+  }
+  if (context.whole_map_needed || !context.replayed) return std::optional<StreamedPromotion>();
+
+  StreamedPromotion out;
+  out.bootstrap.snapshot_id = snapshot_id;
+  out.bootstrap.loaded = true;
+  out.bootstrap.last_included_seq = snap->descriptor->last_included_seq;
+  out.bootstrap.created_at_ms = snap->descriptor->created_at_ms;
+  out.bootstrap.findings = std::move(snap->findings);
+  FingerprintRuns fingerprints;
+  StandbyDropTally drops;
+  for (auto& worker : workers) {
+    out.bootstrap.objects_loaded += worker->objects_loaded;
+    drops.merge(std::move(worker->drops));
+    worker->fingerprints.seal();
+    fingerprints.absorb(std::move(worker->fingerprints));
+  }
+  out.bootstrap.dropped = drops.dropped;
+  out.bootstrap.tenants = std::move(drops.tenants);
+  // A pair twice fails the bootstrap (then the replay starts from 1): the whole map names it.
+  if (fingerprints.has_duplicate()) return std::optional<StreamedPromotion>();
+  if (!context.replay.ok()) return context.replay.status();
+  out.replay = std::move(context.replay).value();
+  std::optional<PromotionValidation> validation = validate(context, workers, fingerprints);
+  if (!validation) return std::optional<StreamedPromotion>();
+  out.validation = std::move(*validation);
+  return std::optional<StreamedPromotion>(std::move(out));
+}
+
+}  // namespace moonquota::restore

@@ -1,0 +1,90 @@
+// The replay target of the streaming promotion (restore/promote_stream): every key an OpLog tail
+// decides, with only what the promotion validation reads of its final record (size, placeholder,
+// each replica's kind, status, sizes, address and endpoint) or a tombstone when the tail erased
+// it, and the registry. About 150 bytes a key (the key's bytes in one arena, a 40-byte record,
+// 48 bytes a replica, an 8-byte slot), against ~550 for a whole standby object.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "restore/promotion_checks.hpp"
+#include "restore/replay_target.hpp"
+
+namespace moonquota::restore {
+
+class TailFacts : public ReplayTarget {
+ public:
+  void store_payload(std::string_view tenant, std::string_view key, const format::MetadataPayload& payload) override;
+  void store_payload(std::string_view tenant, std::string_view key, format::MetadataPayload&& payload) override {
+    store_payload(tenant, key, static_cast<const format::MetadataPayload&>(payload));
+  }
+  void store_placeholder(std::string_view tenant, std::string_view key) override;
+  void erase(std::string_view tenant, std::string_view key) override;
+  std::map<std::string, StandbySegment>& registry() override { return m_registry; }
+  [[nodiscard]] const std::map<std::string, StandbySegment>& registry() const { return m_registry; }
+
+  // Whether the tail decided (tenant, key): stored or erased. `fingerprint` is
+  // pair_fingerprint(tenant, key), which the caller has computed already.
+  [[nodiscard]] bool touched(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const;
+  // Whether the tail leaves an object at (tenant, key).
+  [[nodiscard]] bool holds(std::string_view tenant, std::string_view key) const;
+
+  struct HeldObject {
+    std::string_view tenant;
+    std::string_view key;
+    std::uint64_t size = 0;
+    bool placeholder = false;
+  };
+  // Each object the tail leaves, in no particular order, with its replicas' facts.
+  void for_each_held(const std::function<void(const HeldObject&, const std::vector<ReplicaFacts>&)>& visit) const;
+
+ private:
+  struct Record {
+    std::uint64_t name_offset = 0;  // tenant bytes then key bytes in m_names
+    std::uint32_t tenant_length = 0;
+    std::uint32_t key_length = 0;
+    std::uint64_t size = 0;
+    std::uint32_t replica_offset = 0;
+    std::uint32_t replica_count = 0;
+    bool placeholder = false;
+    bool erased = false;
+  };
+  struct Replica {
+    std::uint64_t id = 0;
+    std::uint64_t buffer_size = 0;
+    std::uint64_t buffer_address = 0;
+    std::uint64_t object_size = 0;
+    std::int32_t status = 0;
+    std::uint32_t endpoint = 0;  // index into m_endpoints (MEMORY only)
+    std::uint8_t variant = 0;
+  };
+
+  [[nodiscard]] std::string_view tenant_of(const Record& r) const {
+    return std::string_view(m_names).substr(r.name_offset, r.tenant_length);
+  }
+  [[nodiscard]] std::string_view key_of(const Record& r) const {
+    return std::string_view(m_names).substr(r.name_offset + r.tenant_length, r.key_length);
+  }
+  // The record of (tenant, key), or nullptr.
+  [[nodiscard]] const Record* find(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const;
+  // The record of (tenant, key), added when absent.
+  Record& record(std::string_view tenant, std::string_view key);
+  void grow();
+  std::uint32_t intern_endpoint(std::string_view endpoint);
+
+  std::string m_names;
+  std::vector<Record> m_records;
+  std::vector<Replica> m_replicas;      // a record rewritten leaves its old replicas behind (bounded by the tail)
+  std::vector<std::uint64_t> m_slots;   // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
+  std::deque<std::string> m_endpoints;  // stable addresses: ReplicaFacts views into them
+  std::unordered_map<std::string, std::uint32_t> m_endpoint_ids;
+  std::map<std::string, StandbySegment> m_registry;
+};
+
+}  // namespace moonquota::restore
