@@ -4,6 +4,7 @@
 #include <atomic>
 #include <memory>
 #include <set>
+#include <span>
 
 #include "model/tenant_id.hpp"
 #include "restore/fingerprint_runs.hpp"
@@ -24,11 +25,11 @@ constexpr std::size_t k_ranges_per_seal = std::size_t{1} << 20;
 class HeldObjects {
  public:
   explicit HeldObjects(const PromotionSegments& segments)
-      : m_segments(segments), used(segments.size(), 0), ranges(segments.size()) {}
+      : used(segments.size(), 0), ranges(segments.size()), m_segments(segments) {}
 
   // false: the object fails a check of its own (the whole map names the first such object).
   bool add(std::string_view raw_tenant, std::string_view raw_key, std::uint64_t size, bool placeholder,
-           const std::vector<ReplicaFacts>& replicas) {
+           std::span<const ReplicaFacts> replicas) {
     std::string_view tenant = raw_tenant;
     ResolvedName resolved;
     if (raw_tenant.empty() || raw_key.find('\0') != std::string_view::npos) {
@@ -185,7 +186,7 @@ std::optional<PromotionValidation> validate(const ScanContext& context,
   }
   HeldObjects held(segments);
   bool tail_ok = true;
-  context.tail.for_each_held([&](const TailFacts::HeldObject& o, const std::vector<ReplicaFacts>& facts) {
+  context.tail.for_each_held([&](const TailFacts::HeldObject& o, std::span<const ReplicaFacts> facts) {
     tail_ok = tail_ok && held.add(o.tenant, o.key, o.size, o.placeholder, facts);
   });
   if (!tail_ok) return std::nullopt;

@@ -145,7 +145,7 @@ PromotionTotals::Slot& PromotionTotals::slot(std::string_view tenant) {
 }
 
 void PromotionTotals::add(std::string_view tenant, std::uint64_t size, bool placeholder,
-                          const std::vector<ReplicaFacts>& replicas) {
+                          std::span<const ReplicaFacts> replicas) {
   Slot& s = slot(tenant);
   *s.object_bytes += size;
   ++s.tally->objects;

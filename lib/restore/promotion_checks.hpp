@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -107,7 +108,7 @@ struct PromotionTotals {
   std::uint64_t legacy_scoped_keys = 0;
 
   // One held object of tenant `tenant` (resolved) with `replicas`.
-  void add(std::string_view tenant, std::uint64_t size, bool placeholder, const std::vector<ReplicaFacts>& replicas);
+  void add(std::string_view tenant, std::uint64_t size, bool placeholder, std::span<const ReplicaFacts> replicas);
   void merge(PromotionTotals&& other);
 
  private:

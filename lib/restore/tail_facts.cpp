@@ -11,6 +11,16 @@ constexpr std::size_t k_initial_tail_slots = 1024;
 std::uint32_t tail_slot_hash(std::uint64_t slot) { return static_cast<std::uint32_t>(slot); }
 std::size_t tail_slot_record(std::uint64_t slot) { return static_cast<std::size_t>(slot >> 32) - 1; }
 
+std::size_t filter_bit(std::uint64_t fingerprint) { return static_cast<std::size_t>(fingerprint >> 40); }
+
+// Puts `slot` in the first free place of its probe run.
+void place(std::vector<std::uint64_t>& slots, std::uint64_t slot) {
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = tail_slot_hash(slot) & mask;
+  while (slots[i] != 0) i = (i + 1) & mask;
+  slots[i] = slot;
+}
+
 }  // namespace
 
 const TailFacts::Record* TailFacts::find(std::string_view tenant, std::string_view key,
@@ -29,12 +39,8 @@ const TailFacts::Record* TailFacts::find(std::string_view tenant, std::string_vi
 
 void TailFacts::grow() {
   std::vector<std::uint64_t> slots(m_slots.empty() ? k_initial_tail_slots : m_slots.size() * 2, 0);
-  const std::size_t mask = slots.size() - 1;
   for (const std::uint64_t slot : m_slots) {
-    if (slot == 0) continue;
-    std::size_t i = tail_slot_hash(slot) & mask;
-    while (slots[i] != 0) i = (i + 1) & mask;
-    slots[i] = slot;
+    if (slot != 0) place(slots, slot);
   }
   m_slots.swap(slots);
 }
@@ -51,21 +57,17 @@ TailFacts::Record& TailFacts::record(std::string_view tenant, std::string_view k
   m_names.append(tenant);
   m_names.append(key);
   m_records.push_back(r);
-  const std::size_t mask = m_slots.size() - 1;
-  const auto h = static_cast<std::uint32_t>(fingerprint);
-  std::size_t i = h & mask;
-  while (m_slots[i] != 0) i = (i + 1) & mask;
-  m_slots[i] = (static_cast<std::uint64_t>(m_records.size()) << 32) | h;
+  m_filter[filter_bit(fingerprint) / 64] |= std::uint64_t{1} << (filter_bit(fingerprint) % 64);
+  place(m_slots, (static_cast<std::uint64_t>(m_records.size()) << 32) | static_cast<std::uint32_t>(fingerprint));
   return m_records.back();
 }
 
-std::uint32_t TailFacts::intern_endpoint(std::string_view endpoint) {
-  const auto it = m_endpoint_ids.find(std::string(endpoint));
+std::string_view TailFacts::intern_endpoint(std::string_view endpoint) {
+  const auto it = m_endpoint_ids.find(endpoint);
   if (it != m_endpoint_ids.end()) return it->second;
-  const auto id = static_cast<std::uint32_t>(m_endpoints.size());
-  m_endpoints.emplace_back(endpoint);
-  m_endpoint_ids.emplace(std::string(endpoint), id);
-  return id;
+  const std::string& kept = m_endpoints.emplace_back(endpoint);
+  m_endpoint_ids.emplace(kept, kept);
+  return kept;
 }
 
 void TailFacts::store_payload(std::string_view tenant, std::string_view key, const format::MetadataPayload& payload) {
@@ -76,15 +78,11 @@ void TailFacts::store_payload(std::string_view tenant, std::string_view key, con
   r.replica_offset = static_cast<std::uint32_t>(m_replicas.size());
   r.replica_count = static_cast<std::uint32_t>(payload.replicas.size());
   for (const format::PayloadReplica& p : payload.replicas) {
-    Replica c;
-    c.id = p.id;
-    c.buffer_size = p.buffer_size;
-    c.buffer_address = p.buffer_address;
-    c.object_size = p.object_size;
-    c.status = p.status;
-    c.variant = p.variant;
-    if (p.variant == format::payload_variant::memory) c.endpoint = intern_endpoint(p.transport_endpoint);
-    m_replicas.push_back(c);
+    ReplicaFacts f = facts_of(p);
+    // The payload's bytes go: a MEMORY endpoint is kept interned, the others are never read.
+    f.endpoint =
+        p.variant == format::payload_variant::memory ? intern_endpoint(p.transport_endpoint) : std::string_view();
+    m_replicas.push_back(f);
   }
 }
 
@@ -105,6 +103,8 @@ void TailFacts::erase(std::string_view tenant, std::string_view key) {
 }
 
 bool TailFacts::touched(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const {
+  const std::size_t bit = filter_bit(fingerprint);
+  if ((m_filter[bit / 64] >> (bit % 64) & 1) == 0) return false;
   return find(tenant, key, fingerprint) != nullptr;
 }
 
@@ -114,24 +114,11 @@ bool TailFacts::holds(std::string_view tenant, std::string_view key) const {
 }
 
 void TailFacts::for_each_held(
-    const std::function<void(const HeldObject&, const std::vector<ReplicaFacts>&)>& visit) const {
-  std::vector<ReplicaFacts> facts;
+    const std::function<void(const HeldObject&, std::span<const ReplicaFacts>)>& visit) const {
   for (const Record& r : m_records) {
     if (r.erased) continue;
-    facts.clear();
-    for (std::uint32_t i = 0; i < r.replica_count; ++i) {
-      const Replica& c = m_replicas[r.replica_offset + i];
-      ReplicaFacts f;
-      f.id = c.id;
-      f.variant = c.variant;
-      f.status = c.status;
-      f.buffer_size = c.buffer_size;
-      f.buffer_address = c.buffer_address;
-      f.object_size = c.object_size;
-      if (c.variant == format::payload_variant::memory) f.endpoint = m_endpoints[c.endpoint];
-      facts.push_back(f);
-    }
-    visit(HeldObject{tenant_of(r), key_of(r), r.size, r.placeholder}, facts);
+    visit(HeldObject{tenant_of(r), key_of(r), r.size, r.placeholder},
+          std::span<const ReplicaFacts>(m_replicas.data() + r.replica_offset, r.replica_count));
   }
 }
 

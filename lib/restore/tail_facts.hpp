@@ -1,13 +1,14 @@
 // The replay target of the streaming promotion (restore/promote_stream): every key an OpLog tail
 // decides, with only what the promotion validation reads of its final record (size, placeholder,
 // each replica's kind, status, sizes, address and endpoint) or a tombstone when the tail erased
-// it, and the registry. About 150 bytes a key (the key's bytes in one arena, a 40-byte record,
-// 48 bytes a replica, an 8-byte slot), against ~550 for a whole standby object.
+// it, and the registry. About 160 bytes a key (the key's bytes in one arena, a 40-byte record,
+// 64 bytes a replica, an 8-byte slot), against ~550 for a whole standby object.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,7 +43,7 @@ class TailFacts : public ReplayTarget {
     bool placeholder = false;
   };
   // Each object the tail leaves, in no particular order, with its replicas' facts.
-  void for_each_held(const std::function<void(const HeldObject&, const std::vector<ReplicaFacts>&)>& visit) const;
+  void for_each_held(const std::function<void(const HeldObject&, std::span<const ReplicaFacts>)>& visit) const;
 
  private:
   struct Record {
@@ -55,16 +56,6 @@ class TailFacts : public ReplayTarget {
     bool placeholder = false;
     bool erased = false;
   };
-  struct Replica {
-    std::uint64_t id = 0;
-    std::uint64_t buffer_size = 0;
-    std::uint64_t buffer_address = 0;
-    std::uint64_t object_size = 0;
-    std::int32_t status = 0;
-    std::uint32_t endpoint = 0;  // index into m_endpoints (MEMORY only)
-    std::uint8_t variant = 0;
-  };
-
   [[nodiscard]] std::string_view tenant_of(const Record& r) const {
     return std::string_view(m_names).substr(r.name_offset, r.tenant_length);
   }
@@ -76,14 +67,18 @@ class TailFacts : public ReplayTarget {
   // The record of (tenant, key), added when absent.
   Record& record(std::string_view tenant, std::string_view key);
   void grow();
-  std::uint32_t intern_endpoint(std::string_view endpoint);
+  // A view of `endpoint` that lives as long as this (MEMORY replicas' endpoints repeat).
+  std::string_view intern_endpoint(std::string_view endpoint);
 
   std::string m_names;
   std::vector<Record> m_records;
-  std::vector<Replica> m_replicas;      // a record rewritten leaves its old replicas behind (bounded by the tail)
-  std::vector<std::uint64_t> m_slots;   // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
-  std::deque<std::string> m_endpoints;  // stable addresses: ReplicaFacts views into them
-  std::unordered_map<std::string, std::uint32_t> m_endpoint_ids;
+  std::vector<ReplicaFacts> m_replicas;  // a record rewritten leaves its old replicas behind (bounded by the tail)
+  std::vector<std::uint64_t> m_slots;    // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
+  // One bit per fingerprint's top 24 bits (2 MiB): touched() answers most keys the tail never
+  // decided from this cache-resident filter, without a probe into the table.
+  std::vector<std::uint64_t> m_filter = std::vector<std::uint64_t>(std::size_t{1} << 18, 0);
+  std::deque<std::string> m_endpoints;  // stable addresses: m_replicas' endpoints view into them
+  std::unordered_map<std::string_view, std::string_view> m_endpoint_ids;  // into m_endpoints
   std::map<std::string, StandbySegment> m_registry;
 };
 
