@@ -74,9 +74,8 @@ class HeldObjects {
 struct ScanContext {
   StandbyRules rules;
   SegmentEndpoints endpoints;
-  TailFacts tail;  // the OpLog tail's final records and tombstones, and the final registry
-  std::optional<PromotionSegments> segments;
-  bool replayed = false;
+  TailFacts tail;                             // the OpLog tail's final records and tombstones, and the final registry
+  std::optional<PromotionSegments> segments;  // set when the tail has been replayed
   util::Result<ReplayResult> replay = util::Status::internal("the OpLog tail was not replayed");
   std::atomic<bool> whole_map_needed{false};
 };
@@ -165,25 +164,12 @@ bool names_clash(const std::vector<std::string>& resolved_names, const TailFacts
   return false;
 }
 
-PromotionValidation registry_stats(const PromotionSegments& segments) {
-  PromotionValidation v;
-  v.registry_segments = segments.registry_segments;
-  v.registry_memory_segments = segments.registry_memory_segments;
-  v.registry_memory_capacity_bytes = segments.registry_memory_capacity_bytes;
-  return v;
-}
-
 // The validation from the held objects' facts; nullopt when a check fails.
 std::optional<PromotionValidation> validate(const ScanContext& context,
                                             std::vector<std::unique_ptr<StreamWorker>>& workers,
                                             FingerprintRuns& fingerprints) {
   const PromotionSegments& segments = *context.segments;
-  if (!segments.error().empty()) {
-    PromotionValidation failed = registry_stats(segments);
-    failed.ok = false;
-    failed.failure = segments.error();
-    return failed;
-  }
+  if (!segments.error().empty()) return failed_validation(segments, segments.error());
   HeldObjects held(segments);
   bool tail_ok = true;
   context.tail.for_each_held([&](const TailFacts::HeldObject& o, std::span<const ReplicaFacts> facts) {
@@ -201,14 +187,7 @@ std::optional<PromotionValidation> validate(const ScanContext& context,
   for (std::size_t s = 0; s < segments.size(); ++s) {
     if (held.ranges.any_overlap(s)) return std::nullopt;
   }
-  PromotionValidation ok = registry_stats(segments);
-  ok.tenants = std::move(held.totals.tenants);
-  ok.tenant_object_bytes = std::move(held.totals.tenant_object_bytes);
-  ok.objects = held.totals.objects;
-  ok.placeholders = held.totals.placeholders;
-  ok.non_complete = std::move(held.totals.non_complete);
-  ok.legacy_scoped_keys = held.totals.legacy_scoped_keys;
-  return ok;
+  return passed_validation(segments, std::move(held.totals));
 }
 
 }  // namespace
@@ -228,7 +207,6 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
     context.endpoints.add(segments);
     add_snapshot_segments(segments, context.tail.registry());
     context.replay = replay_oplog(keys, context.tail, last_included_seq, replay_options);
-    context.replayed = true;
     context.segments.emplace(context.tail.registry());
   };
   std::vector<std::unique_ptr<StreamWorker>> workers;
@@ -243,7 +221,7 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
                         replay_from_one(snapshot_id, snap.status().message(), keys, replay_options));
     return std::optional<StreamedPromotion>(std::move(failed));
   }
-  if (context.whole_map_needed || !context.replayed) return std::optional<StreamedPromotion>();
+  if (context.whole_map_needed || !context.segments) return std::optional<StreamedPromotion>();
 
   StreamedPromotion out;
   out.bootstrap.snapshot_id = snapshot_id;

@@ -28,39 +28,17 @@ class Validator {
       : m_store(store), m_bootstrap_at_ms(bootstrap_at_ms), m_segments(store.registry()) {}
 
   PromotionValidation finish() {
-    if (!m_segments.error().empty()) return fail(m_segments.error());
+    if (!m_segments.error().empty()) return failed_validation(m_segments, m_segments.error());
     m_uses.resize(m_segments.size());
-    if (!check_objects() || overlaps()) return fail(m_error);
-    PromotionValidation ok = stats();
-    ok.tenants = std::move(m_totals.tenants);
-    ok.tenant_object_bytes = std::move(m_totals.tenant_object_bytes);
-    ok.objects = m_totals.objects;
-    ok.placeholders = m_totals.placeholders;
-    ok.non_complete = std::move(m_totals.non_complete);
-    ok.legacy_scoped_keys = m_totals.legacy_scoped_keys;
-    return ok;
+    if (!check_objects() || overlaps()) return failed_validation(m_segments, m_error);
+    return passed_validation(m_segments, std::move(m_totals));
   }
 
  private:
-  PromotionValidation stats() const {
-    PromotionValidation v;
-    v.registry_segments = m_segments.registry_segments;
-    v.registry_memory_segments = m_segments.registry_memory_segments;
-    v.registry_memory_capacity_bytes = m_segments.registry_memory_capacity_bytes;
-    return v;
-  }
-  PromotionValidation fail(std::string message) const {
-    PromotionValidation failed = stats();
-    failed.ok = false;
-    failed.failure = std::move(message);
-    return failed;
-  }
-
   std::vector<const StandbyEntry*> sorted_entries() const {
     std::vector<const StandbyEntry*> sorted;
     sorted.reserve(m_store.size());
     for (const auto& entry : m_store.entries()) {
-      if (entry.erased) continue;
       if (m_bootstrap_at_ms && entry.object.bootstrap_lease_timeout_ms <= *m_bootstrap_at_ms) continue;
       sorted.push_back(&entry);
     }
@@ -156,6 +134,28 @@ class Validator {
 };
 
 }  // namespace
+
+PromotionValidation failed_validation(const PromotionSegments& segments, std::string failure) {
+  PromotionValidation v;
+  v.ok = false;
+  v.failure = std::move(failure);
+  v.registry_segments = segments.registry_segments;
+  v.registry_memory_segments = segments.registry_memory_segments;
+  v.registry_memory_capacity_bytes = segments.registry_memory_capacity_bytes;
+  return v;
+}
+
+PromotionValidation passed_validation(const PromotionSegments& segments, PromotionTotals&& totals) {
+  PromotionValidation v = failed_validation(segments, {});
+  v.ok = true;
+  v.tenants = std::move(totals.tenants);
+  v.tenant_object_bytes = std::move(totals.tenant_object_bytes);
+  v.objects = totals.objects;
+  v.placeholders = totals.placeholders;
+  v.non_complete = std::move(totals.non_complete);
+  v.legacy_scoped_keys = totals.legacy_scoped_keys;
+  return v;
+}
 
 PromotionValidation validate_promotion(const StandbyStore& store, std::optional<std::uint64_t> bootstrap_at_ms) {
   return Validator(store, bootstrap_at_ms).finish();

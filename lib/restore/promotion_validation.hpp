@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "restore/promotion_checks.hpp"
 #include "restore/restored_state.hpp"
 #include "restore/standby_store.hpp"
 
@@ -37,6 +38,11 @@ struct PromotionValidation {
   std::map<std::string, std::uint64_t> non_complete;
   std::uint64_t legacy_scoped_keys = 0;  // keys resolved through the NUL-scoped form
 };
+
+// The two verdicts, whichever engine reached them: a failure carries the registry's counts only; a
+// success the registry's counts and the held objects' totals.
+[[nodiscard]] PromotionValidation failed_validation(const PromotionSegments& segments, std::string failure);
+[[nodiscard]] PromotionValidation passed_validation(const PromotionSegments& segments, PromotionTotals&& totals);
 
 // `bootstrap_at_ms`: validate the state a standby that bootstrapped at that instant would hold:
 // objects the bootstrap loaded with a lease_timeout <= it are absent (its lease filter drops them;

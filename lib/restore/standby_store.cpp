@@ -130,20 +130,14 @@ void StandbyStore::put(std::string_view tenant, std::string_view key, StandbyObj
   upsert(tenant, key) = std::move(object);
 }
 
-StandbyEntry& StandbyStore::entry_for(std::string_view tenant, std::string_view key) {
+StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
   const std::uint32_t t = intern(tenant);
   const std::uint32_t h = hash(t, key);
   std::size_t free_slot = k_not_found;
   const std::size_t slot = find_slot(t, key, h, &free_slot);
-  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])];
+  if (slot != k_not_found) return m_entries[slot_entry(m_slots[slot])].object;
   add(t, key, h, free_slot, StandbyObject{});
-  return m_entries.back();
-}
-
-StandbyObject& StandbyStore::upsert(std::string_view tenant, std::string_view key) {
-  StandbyEntry& entry = entry_for(tenant, key);
-  entry.erased = false;
-  return entry.object;
+  return m_entries.back().object;
 }
 
 bool StandbyStore::insert_new(std::string_view tenant, std::string_view key, StandbyObject object) {
@@ -159,14 +153,7 @@ const StandbyObject* StandbyStore::find(std::string_view tenant, std::string_vie
   const std::uint32_t t = tenant_id(tenant);
   if (t == k_no_tenant) return nullptr;
   const std::size_t slot = find_slot(t, key, hash(t, key), nullptr);
-  if (slot == k_not_found) return nullptr;
-  const StandbyEntry& entry = m_entries[slot_entry(m_slots[slot])];
-  return entry.erased ? nullptr : &entry.object;
-}
-
-bool StandbyStore::touched(std::string_view tenant, std::string_view key) const {
-  const std::uint32_t t = tenant_id(tenant);
-  return t != k_no_tenant && find_slot(t, key, hash(t, key), nullptr) != k_not_found;
+  return slot == k_not_found ? nullptr : &m_entries[slot_entry(m_slots[slot])].object;
 }
 
 StandbyStore::Probe StandbyStore::prefetch_slot(std::string_view tenant, std::string_view key) const {
@@ -208,13 +195,6 @@ void StandbyStore::remove_slot(std::size_t slot) {
 }
 
 void StandbyStore::erase(std::string_view tenant, std::string_view key) {
-  if (m_keep_tombstones) {
-    // A tombstone also for a key never stored here: the erase decides it all the same.
-    StandbyEntry& entry = entry_for(tenant, key);
-    entry.object = StandbyObject{};
-    entry.erased = true;
-    return;
-  }
   const std::uint32_t t = tenant_id(tenant);
   if (t == k_no_tenant) return;
   const std::size_t slot = find_slot(t, key, hash(t, key), nullptr);
@@ -243,7 +223,6 @@ void StandbyStore::clear() {
   m_tenants.clear();
   m_tenant_ids.clear();
   m_registry.clear();
-  m_keep_tombstones = false;
 }
 
 }  // namespace moonquota::restore

@@ -39,7 +39,6 @@ struct StandbyEntry {
   std::uint32_t tenant = 0;  // StandbyStore::tenant_name(tenant)
   std::string key;
   StandbyObject object;
-  bool erased = false;  // a tombstone (StandbyStore::keep_tombstones): the key was erased
 };
 
 class StandbyStore : public ReplayTarget {
@@ -61,14 +60,6 @@ class StandbyStore : public ReplayTarget {
   void store_payload(std::string_view tenant, std::string_view key, format::MetadataPayload&& payload) override;
   void store_placeholder(std::string_view tenant, std::string_view key) override;
 
-  // From now on erase() leaves a tombstone: the key stays in the map, marked erased, its object
-  // emptied; find() does not see it, touched() does, and a later put or upsert revives it. The
-  // streaming promotion replays the OpLog tail into such a store to learn every key the tail
-  // decides (restore/promote_stream).
-  void keep_tombstones() { m_keep_tombstones = true; }
-  // Whether (tenant, key) is in the map, erased or not.
-  [[nodiscard]] bool touched(std::string_view tenant, std::string_view key) const;
-
   [[nodiscard]] const StandbyObject* find(std::string_view tenant, std::string_view key) const;
 
   // Cache hints for a put or erase a few entries ahead; they change nothing. The replay looks
@@ -80,8 +71,7 @@ class StandbyStore : public ReplayTarget {
   void prefetch_entry(Probe probe) const override;
   [[nodiscard]] std::size_t size() const { return m_entries.size(); }
   [[nodiscard]] bool empty() const { return m_entries.empty(); }
-  // Every object, in no particular order (an erase moves the last entry into the hole); with
-  // tombstones kept, the erased keys too (StandbyEntry::erased).
+  // Every object, in no particular order (an erase moves the last entry into the hole).
   [[nodiscard]] const std::vector<StandbyEntry>& entries() const { return m_entries; }
   [[nodiscard]] std::string_view tenant_name(std::uint32_t tenant) const { return m_tenants[tenant]; }
 
@@ -102,8 +92,6 @@ class StandbyStore : public ReplayTarget {
   // The slot holding (tenant, key), or k_not_found; `free_slot` receives the slot an insert takes.
   [[nodiscard]] std::size_t find_slot(std::uint32_t tenant, std::string_view key, std::uint32_t h,
                                       std::size_t* free_slot) const;
-  // The entry of (tenant, key), added default-constructed when absent.
-  StandbyEntry& entry_for(std::string_view tenant, std::string_view key);
   void add(std::uint32_t tenant, std::string_view key, std::uint32_t h, std::size_t slot, StandbyObject object);
   void grow();
   void remove_slot(std::size_t slot);
@@ -115,7 +103,6 @@ class StandbyStore : public ReplayTarget {
   std::vector<std::string> m_tenants;
   std::unordered_map<std::string, std::uint32_t, TenantHash, std::equal_to<>> m_tenant_ids;
   std::map<std::string, StandbySegment> m_registry;  // by transport endpoint
-  bool m_keep_tombstones = false;
 };
 
 }  // namespace moonquota::restore
