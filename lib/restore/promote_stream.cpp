@@ -1,6 +1,7 @@
 #include "restore/promote_stream.hpp"
 
 #include <algorithm>
+
 #include <atomic>
 #include <memory>
 #include <set>
@@ -19,6 +20,12 @@ namespace {
 
 // A worker seals its pending ranges into runs once it holds this many (16 MiB).
 constexpr std::size_t k_ranges_per_seal = std::size_t{1} << 20;
+// A worker asks the tail about the kept objects of a shard in rows of at most this many (their
+// views into the shard's bytes stay valid until the shard ends), loading the tail's filter words
+// and slots this many objects ahead.
+constexpr std::size_t k_pending_objects = 4096;
+constexpr std::size_t k_filter_ahead = 16;
+constexpr std::size_t k_slot_ahead = 8;
 
 // The objects the promoted master holds, checked and tallied one at a time as the validation
 // does; the checks that need every object at once are left to their compact facts.
@@ -105,16 +112,21 @@ class StreamWorker : public ShardAnalyzer {
     ++objects_loaded;
     const std::uint64_t fingerprint = pair_fingerprint(obj.tenant_id, obj.key);
     fingerprints.add(fingerprint);
-    if (m_context.tail.touched(obj.tenant_id, obj.key, fingerprint)) return;  // the tail decides this key
     if (!m_held) return;  // the registry fails the validation before any object
-    m_facts.clear();
+    Pending& p = m_pending.emplace_back();
+    p.tenant = obj.tenant_id;
+    p.key = obj.key;
+    p.size = obj.size;
+    p.fingerprint = fingerprint;
+    p.facts_offset = m_facts.size();
     for (const auto& r : obj.replicas) {
       m_facts.push_back(facts_of(r, m_context.endpoints, m_last_segment_id, m_last_endpoint));
     }
-    if (!m_held->add(obj.tenant_id, obj.key, obj.size, false, m_facts)) m_context.whole_map_needed = true;
+    if (m_pending.size() == k_pending_objects) hold_pending();
   }
 
   bool end_shard(const ShardContext& /*shard*/) override {
+    hold_pending();
     if (m_held && m_held->ranges.pending() >= k_ranges_per_seal) m_held->ranges.seal();
     return !m_context.whole_map_needed.load();
   }
@@ -131,9 +143,36 @@ class StreamWorker : public ShardAnalyzer {
 
  private:
   ScanContext& m_context;
+  // A kept object of the shard being read, its views into the shard's bytes.
+  struct Pending {
+    std::string_view tenant;
+    std::string_view key;
+    std::uint64_t size = 0;
+    std::uint64_t fingerprint = 0;
+    std::size_t facts_offset = 0;  // into m_facts, up to the next one's
+  };
+
+  // Holds the pending objects the tail did not decide. Asking the tail about keys in a row lets
+  // its filter words and slots load ahead (the filter is too large for the cache when the tail is).
+  void hold_pending() {
+    const std::size_t count = m_pending.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + k_filter_ahead < count) m_context.tail.prefetch_filter(m_pending[i + k_filter_ahead].fingerprint);
+      if (i + k_slot_ahead < count) m_context.tail.prefetch_touched_slot(m_pending[i + k_slot_ahead].fingerprint);
+      const Pending& p = m_pending[i];
+      if (m_context.tail.touched(p.tenant, p.key, p.fingerprint)) continue;  // the tail decides this key
+      const std::size_t end = i + 1 < count ? m_pending[i + 1].facts_offset : m_facts.size();
+      const std::span<const ReplicaFacts> facts(m_facts.data() + p.facts_offset, end - p.facts_offset);
+      if (!m_held->add(p.tenant, p.key, p.size, false, facts)) m_context.whole_map_needed = true;
+    }
+    m_pending.clear();
+    m_facts.clear();
+  }
+
   std::unique_ptr<HeldObjects> m_held;
-  std::vector<ReplicaFacts> m_facts;
-  std::string m_last_segment_id;  // SegmentEndpoints::find_cached
+  std::vector<Pending> m_pending;
+  std::vector<ReplicaFacts> m_facts;  // the pending objects' replicas
+  std::string m_last_segment_id;      // SegmentEndpoints::find_cached
   std::string_view m_last_endpoint;
 };
 
@@ -154,20 +193,23 @@ util::Result<StreamedPromotion> replay_from_one(const std::string& snapshot_id, 
 bool names_clash(const std::vector<std::string>& resolved_names, const TailFacts& tail,
                  const FingerprintRuns& fingerprints) {
   std::set<std::string_view> seen;
+  std::vector<std::uint64_t> resolved;
+  resolved.reserve(resolved_names.size());
   for (const std::string& name : resolved_names) {
     if (!seen.insert(name).second) return true;
     const std::size_t nul = name.find('\0');
     const std::string_view tenant = std::string_view(name).substr(0, nul);
     const std::string_view key = std::string_view(name).substr(nul + 1);
-    if (tail.holds(tenant, key) || fingerprints.contains(pair_fingerprint(tenant, key))) return true;
+    if (tail.holds(tenant, key)) return true;
+    resolved.push_back(pair_fingerprint(tenant, key));
   }
-  return false;
+  return fingerprints.contains_any(std::move(resolved));
 }
 
 // The validation from the held objects' facts; nullopt when a check fails.
 std::optional<PromotionValidation> validate(const ScanContext& context,
                                             std::vector<std::unique_ptr<StreamWorker>>& workers,
-                                            FingerprintRuns& fingerprints) {
+                                            FingerprintRuns& fingerprints, unsigned threads) {
   const PromotionSegments& segments = *context.segments;
   if (!segments.error().empty()) return failed_validation(segments, segments.error());
   HeldObjects held(segments);
@@ -184,9 +226,7 @@ std::optional<PromotionValidation> validate(const ScanContext& context,
     if (held.used[s] > segments.segment(s).capacity) return std::nullopt;
   }
   if (names_clash(held.resolved_names, context.tail, fingerprints)) return std::nullopt;
-  for (std::size_t s = 0; s < segments.size(); ++s) {
-    if (held.ranges.any_overlap(s)) return std::nullopt;
-  }
+  if (held.ranges.any_segment_overlaps(threads)) return std::nullopt;
   return passed_validation(segments, std::move(held.totals));
 }
 
@@ -240,10 +280,11 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
   out.bootstrap.dropped = drops.dropped;
   out.bootstrap.tenants = std::move(drops.tenants);
   // A pair twice fails the bootstrap (then the replay starts from 1): the whole map names it.
-  if (fingerprints.has_duplicate()) return std::optional<StreamedPromotion>();
+  if (fingerprints.has_duplicate(std::max(1u, options.threads))) return std::optional<StreamedPromotion>();
   if (!context.replay.ok()) return context.replay.status();
   out.replay = std::move(context.replay).value();
-  std::optional<PromotionValidation> validation = validate(context, workers, fingerprints);
+  std::optional<PromotionValidation> validation =
+      validate(context, workers, fingerprints, std::max(1u, options.threads));
   if (!validation) return std::optional<StreamedPromotion>();
   out.validation = std::move(*validation);
   return std::optional<StreamedPromotion>(std::move(out));

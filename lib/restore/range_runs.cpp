@@ -1,8 +1,11 @@
 #include "restore/range_runs.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <queue>
+
+#include "util/thread_pool.hpp"
 
 namespace moonquota::restore {
 
@@ -108,6 +111,14 @@ std::uint64_t RangeRuns::encoded_bytes() const {
     for (const auto& run : runs) n += run.size();
   }
   return n;
+}
+
+bool RangeRuns::any_segment_overlaps(unsigned threads) const {
+  std::atomic<bool> found{false};
+  util::run_indexed(m_runs.size(), std::max(1u, threads), [&](std::size_t segment, unsigned /*worker*/) {
+    if (!found.load(std::memory_order_relaxed) && any_overlap(segment)) found = true;
+  });
+  return found.load();
 }
 
 }  // namespace moonquota::restore

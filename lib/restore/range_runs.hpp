@@ -29,6 +29,8 @@ class RangeRuns {
   // Whether two ranges of `segment` overlap (some range begins before another that begins no
   // later has ended), across all runs.
   [[nodiscard]] bool any_overlap(std::size_t segment) const;
+  // Whether that holds of any segment; the segments are shared among `threads`.
+  [[nodiscard]] bool any_segment_overlaps(unsigned threads) const;
   [[nodiscard]] std::uint64_t encoded_bytes() const;
 
  private:

@@ -1,5 +1,8 @@
 #include "restore/tail_facts.hpp"
 
+#include <algorithm>
+#include <bit>
+
 #include "restore/fingerprint_runs.hpp"
 
 namespace moonquota::restore {
@@ -10,8 +13,6 @@ constexpr std::size_t k_initial_tail_slots = 1024;
 
 std::uint32_t tail_slot_hash(std::uint64_t slot) { return static_cast<std::uint32_t>(slot); }
 std::size_t tail_slot_record(std::uint64_t slot) { return static_cast<std::size_t>(slot >> 32) - 1; }
-
-std::size_t filter_bit(std::uint64_t fingerprint) { return static_cast<std::size_t>(fingerprint >> 40); }
 
 // Puts `slot` in the first free place of its probe run.
 void place(std::vector<std::uint64_t>& slots, std::uint64_t slot) {
@@ -43,6 +44,14 @@ void TailFacts::grow() {
     if (slot != 0) place(slots, slot);
   }
   m_slots.swap(slots);
+  const auto filter_log2 = std::min<unsigned>(32, static_cast<unsigned>(std::bit_width(m_slots.size() * 8) - 1));
+  m_filter_shift = 32 - filter_log2;
+  m_filter.assign(std::max<std::size_t>(1, (std::size_t{1} << filter_log2) / 64), 0);
+  for (const std::uint64_t slot : m_slots) {
+    if (slot == 0) continue;
+    const std::size_t bit = filter_bit(tail_slot_hash(slot));
+    m_filter[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
 }
 
 TailFacts::Record& TailFacts::record(std::string_view tenant, std::string_view key) {
@@ -57,7 +66,8 @@ TailFacts::Record& TailFacts::record(std::string_view tenant, std::string_view k
   m_names.append(tenant);
   m_names.append(key);
   m_records.push_back(r);
-  m_filter[filter_bit(fingerprint) / 64] |= std::uint64_t{1} << (filter_bit(fingerprint) % 64);
+  const std::size_t bit = filter_bit(fingerprint);
+  m_filter[bit / 64] |= std::uint64_t{1} << (bit % 64);
   place(m_slots, (static_cast<std::uint64_t>(m_records.size()) << 32) | static_cast<std::uint32_t>(fingerprint));
   return m_records.back();
 }
@@ -102,10 +112,28 @@ void TailFacts::erase(std::string_view tenant, std::string_view key) {
   r.replica_count = 0;
 }
 
+ReplayTarget::Probe TailFacts::prefetch_slot(std::string_view tenant, std::string_view key) const {
+  if (m_slots.empty()) return {};
+  const auto hash = static_cast<std::uint32_t>(pair_fingerprint(tenant, key));
+  __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
+  return Probe{0, hash};
+}
+
+void TailFacts::prefetch_entry(Probe probe) const {
+  if (probe.tenant != 0 || m_slots.empty()) return;
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t i = probe.hash & mask;; i = (i + 1) & mask) {
+    const std::uint64_t slot = m_slots[i];
+    if (slot == 0) return;
+    if (tail_slot_hash(slot) == probe.hash) {
+      __builtin_prefetch(&m_records[tail_slot_record(slot)]);
+      return;
+    }
+  }
+}
+
 bool TailFacts::touched(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const {
-  const std::size_t bit = filter_bit(fingerprint);
-  if ((m_filter[bit / 64] >> (bit % 64) & 1) == 0) return false;
-  return find(tenant, key, fingerprint) != nullptr;
+  return filter_holds(fingerprint) && find(tenant, key, fingerprint) != nullptr;
 }
 
 bool TailFacts::holds(std::string_view tenant, std::string_view key) const {

@@ -30,9 +30,21 @@ class TailFacts : public ReplayTarget {
   std::map<std::string, StandbySegment>& registry() override { return m_registry; }
   [[nodiscard]] const std::map<std::string, StandbySegment>& registry() const { return m_registry; }
 
+  // Cache hints for the replay, a few entries ahead (ReplayTarget); they change nothing.
+  [[nodiscard]] Probe prefetch_slot(std::string_view tenant, std::string_view key) const override;
+  void prefetch_entry(Probe probe) const override;
+
   // Whether the tail decided (tenant, key): stored or erased. `fingerprint` is
   // pair_fingerprint(tenant, key), which the caller has computed already.
   [[nodiscard]] bool touched(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const;
+  // Hints for a caller that asks touched() of many keys in a row, some keys ahead: the filter word
+  // touched() reads first, then (when that word does not rule the key out) its slot.
+  void prefetch_filter(std::uint64_t fingerprint) const { __builtin_prefetch(&m_filter[filter_bit(fingerprint) / 64]); }
+  void prefetch_touched_slot(std::uint64_t fingerprint) const {
+    if (!m_slots.empty() && filter_holds(fingerprint)) {
+      __builtin_prefetch(&m_slots[static_cast<std::uint32_t>(fingerprint) & (m_slots.size() - 1)]);
+    }
+  }
   // Whether the tail leaves an object at (tenant, key).
   [[nodiscard]] bool holds(std::string_view tenant, std::string_view key) const;
 
@@ -67,6 +79,16 @@ class TailFacts : public ReplayTarget {
   // The record of (tenant, key), added when absent.
   Record& record(std::string_view tenant, std::string_view key);
   void grow();
+  [[nodiscard]] bool filter_holds(std::uint64_t fingerprint) const {
+    const std::size_t bit = filter_bit(fingerprint);
+    return (m_filter[bit / 64] >> (bit % 64) & 1) != 0;
+  }
+  // The filter bit of a fingerprint: a multiplicative hash of its low 32 bits (the slots keep no
+  // more), as many bits as the table has slots times 8.
+  [[nodiscard]] std::size_t filter_bit(std::uint64_t fingerprint) const {
+    return static_cast<std::size_t>(static_cast<std::uint32_t>(static_cast<std::uint32_t>(fingerprint) * 0x9E3779B1U) >>
+                                    m_filter_shift);
+  }
   // A view of `endpoint` that lives as long as this (MEMORY replicas' endpoints repeat).
   std::string_view intern_endpoint(std::string_view endpoint);
 
@@ -74,9 +96,11 @@ class TailFacts : public ReplayTarget {
   std::vector<Record> m_records;
   std::vector<ReplicaFacts> m_replicas;  // a record rewritten leaves its old replicas behind (bounded by the tail)
   std::vector<std::uint64_t> m_slots;    // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
-  // One bit per fingerprint's top 24 bits (2 MiB): touched() answers most keys the tail never
-  // decided from this cache-resident filter, without a probe into the table.
-  std::vector<std::uint64_t> m_filter = std::vector<std::uint64_t>(std::size_t{1} << 18, 0);
+  // One bit per filter_bit, 8 bits a slot (a byte a slot: 8 KiB for a short tail, 2 MiB for a
+  // million keys), rebuilt as the table grows: touched() answers most keys the tail never decided
+  // from it, without a probe into the table.
+  std::vector<std::uint64_t> m_filter = std::vector<std::uint64_t>(1, 0);
+  unsigned m_filter_shift = 26;         // 32 - log2(filter bits)
   std::deque<std::string> m_endpoints;  // stable addresses: m_replicas' endpoints view into them
   std::unordered_map<std::string_view, std::string_view> m_endpoint_ids;  // into m_endpoints
   std::map<std::string, StandbySegment> m_registry;

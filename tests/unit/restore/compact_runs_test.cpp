@@ -56,6 +56,40 @@ TEST(FingerprintRuns, AgreesWithASetOnRandomRuns) {
   }
 }
 
+// Values spread over every bucket (the top bits), runs that fill and partition, and the buckets
+// shared among threads: a duplicate planted anywhere is found, and contains_any sees exactly the
+// values present.
+TEST(FingerprintRuns, FindsAPlantedDuplicateInAnyBucketAcrossFullRunsWithThreads) {
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> values(FingerprintRuns::k_run_length + 5000);
+  for (auto& v : values) v = rng();
+  values.push_back(0);  // 0 is a value like any other
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    FingerprintRuns first;
+    FingerprintRuns second;
+    for (std::size_t i = 0; i < values.size(); ++i) (i % 2 == 0 ? first : second).add(values[i]);
+    first.seal();
+    second.seal();
+    first.absorb(std::move(second));
+    EXPECT_EQ(first.size(), values.size());
+    EXPECT_FALSE(first.has_duplicate(threads)) << threads;
+    EXPECT_TRUE(first.contains_any({rng(), values[77], rng()}));
+    EXPECT_TRUE(first.contains(0));
+    EXPECT_FALSE(first.contains_any({values[5] + 1, values[6] ^ 1, 1}));
+    EXPECT_FALSE(first.contains_any({}));
+    FingerprintRuns planted;
+    planted.add(values[values.size() / 2]);
+    planted.seal();
+    first.absorb(std::move(planted));
+    EXPECT_TRUE(first.has_duplicate(threads)) << threads;
+  }
+  FingerprintRuns zeros;
+  zeros.add(0);
+  zeros.add(0);
+  zeros.seal();
+  EXPECT_TRUE(zeros.has_duplicate(2));
+}
+
 TEST(RangeRuns, TouchingRangesDoNotOverlapSharedBytesDo) {
   RangeRuns runs(2);
   runs.add(0, 100, 200);
@@ -67,6 +101,16 @@ TEST(RangeRuns, TouchingRangesDoNotOverlapSharedBytesDo) {
   runs.seal();
   EXPECT_FALSE(runs.any_overlap(0));
   EXPECT_TRUE(runs.any_overlap(1));
+  EXPECT_TRUE(runs.any_segment_overlaps(1));
+  EXPECT_TRUE(runs.any_segment_overlaps(2));
+
+  RangeRuns apart(3);
+  for (std::size_t segment = 0; segment < 3; ++segment) apart.add(segment, 0, 10);
+  apart.seal();
+  EXPECT_FALSE(apart.any_segment_overlaps(2));
+  apart.add(2, 9, 12);
+  apart.seal();
+  EXPECT_TRUE(apart.any_segment_overlaps(2));
 }
 
 TEST(RangeRuns, AgreesWithAPairwiseCheckOnRandomRanges) {

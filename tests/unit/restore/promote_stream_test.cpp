@@ -37,8 +37,11 @@ struct SegmentPick {
 // One random case: a snapshot directory and an OpLog export file.
 class RandomCase {
  public:
-  RandomCase(std::uint32_t seed, const test::TempDir& dir) : m_rng(seed), m_dir(dir.path()) {
-    m_faulty = chance(50);  // half the cases hold no deliberate fault
+  // `many` > 0: a case without deliberate faults whose snapshot holds that many small objects
+  // (shards longer than a worker's row of pending objects) and whose tail is 300 entries long.
+  RandomCase(std::uint32_t seed, const test::TempDir& dir, std::uint64_t many = 0)
+      : m_rng(seed), m_dir(dir.path()), m_many(many) {
+    m_faulty = many == 0 && chance(50);  // half the cases hold no deliberate fault
     for (int i = 0; i < 3; ++i) {
       m_segments.push_back({"10-" + std::to_string(i + 1), "seg-" + std::string(1, static_cast<char>('a' + i)),
                             "10.0.0." + std::to_string(i + 1) + ":1700",
@@ -68,8 +71,8 @@ class RandomCase {
     return names[pick(0, 2)];
   }
   std::string key() {
-    std::string k = "k" + std::to_string(pick(0, 40));
-    if (chance(4)) k = std::string(chance(50) ? "t-a" : "default") + std::string(1, '\0') + k;
+    std::string k = "k" + std::to_string(pick(0, m_many > 0 ? m_many * 2 : 40));
+    if (m_many == 0 && chance(4)) k = std::string(chance(50) ? "t-a" : "default") + std::string(1, '\0') + k;
     return k;
   }
   // A buffer address in segment `s`: next to the last one, or (rarely) over an earlier one.
@@ -80,7 +83,10 @@ class RandomCase {
     m_cursor[s] += size;
     return at;
   }
-  std::uint64_t object_size() { return chance(4) ? 0 : pick(1, fault(3) ? k_segment_size / 2 : 4096); }
+  std::uint64_t object_size() {
+    if (m_many > 0) return pick(1, 32);
+    return chance(4) ? 0 : pick(1, fault(3) ? k_segment_size / 2 : 4096);
+  }
   std::int16_t status() {
     if (chance(6)) return model::replica_status::processing;
     if (chance(4)) return model::replica_status::removed;
@@ -88,9 +94,9 @@ class RandomCase {
   }
 
   void write_snapshot() {
-    std::vector<std::vector<model::ObjectRecord>> shards(pick(1, 4));
+    std::vector<std::vector<model::ObjectRecord>> shards(m_many > 0 ? 2 : pick(1, 4));
     std::vector<std::pair<std::string, std::string>> names;
-    const std::uint64_t objects = pick(0, 30);
+    const std::uint64_t objects = m_many > 0 ? m_many : pick(0, 30);
     for (std::uint64_t i = 0; i < objects; ++i) {
       std::pair<std::string, std::string> name{tenant(), key()};
       // A fresh pair, or (a fault) one the snapshot holds already.
@@ -169,7 +175,7 @@ class RandomCase {
 
   void write_oplog() {
     json entries = json::array();
-    const std::uint64_t count = pick(0, 24);
+    const std::uint64_t count = m_many > 0 ? 300 : pick(0, 24);
     for (std::uint64_t i = 0; i < count; ++i) {
       const int op = static_cast<int>(pick(0, 99));
       std::string t = chance(5) ? std::string() : tenant();
@@ -209,6 +215,7 @@ class RandomCase {
   std::vector<std::pair<std::string, std::string>> m_names;
   std::uint64_t m_replica_id = 0;
   std::uint64_t m_baseline = 0;
+  std::uint64_t m_many = 0;
   bool m_faulty = false;
   bool m_mounted = false;  // the tail has mounted its segment
 };
@@ -330,6 +337,34 @@ TEST(PromoteStream, EqualsTheWholeMapOnRandomStoresAndTails) {
   EXPECT_GT(engines[PromoteEngine::whole_map_fallback], 20);
   EXPECT_GT(failed_validations, 20);
   EXPECT_GT(failed_bootstraps, 10);
+}
+
+// Shards of thousands of kept objects: a worker asks the tail about them in rows, across the
+// row's end, and the stream decides every case.
+TEST(PromoteStream, EqualsTheWholeMapOnShardsLongerThanOneRow) {
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    test::TempDir dir;
+    RandomCase c(seed, dir, 12000);  // two shards of ~4,700 kept objects
+    if (::testing::Test::HasFatalFailure()) return;
+    StoreSelection selection;
+    selection.snapshot_dir = c.snapshot_dir();
+    selection.cluster_id = k_cluster;
+    source::OpLogSelection oplog;
+    oplog.file = c.oplog_file();
+    RestoreOptions options;
+    options.restore_time_ms = k_now_ms;
+    options.threads = 1 + seed % 2;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    PromoteEngine engine = PromoteEngine::tail_only;
+    auto streamed = promote_standby(test::local_files(), selection, oplog, options, ReplayOptions{}, &engine);
+    auto whole = promote_standby_whole_map(test::local_files(), selection, oplog, options, ReplayOptions{});
+    ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+    ASSERT_TRUE(whole.ok()) << whole.status().message();
+    EXPECT_EQ(engine, PromoteEngine::streaming) << whole->validation.failure << whole->bootstrap.failure;
+    EXPECT_TRUE(whole->validation.ok) << whole->validation.failure;
+    EXPECT_GT(whole->validation.objects, 8000u);
+    expect_same(*streamed, *whole, false);
+  }
 }
 
 }  // namespace
