@@ -23,6 +23,8 @@
 #   summary     snapshot-inspect summary --store A
 #   verify      snapshot-inspect verify --store A
 #   survival    snapshot-inspect survival --store A (the nine default delays)
+#   promote-survival  snapshot-inspect survival --store A --path promote --oplog-file A/oplog.jsonl
+#               (the nine default delays on the promotion path: one streaming pass for all)
 #   diff        snapshot-inspect diff --store A --other-store B
 # floor, frames, naive, naive-restore and ours are measured inside moonquota-bench (its own process per phase, best of --runs
 # runs); both stores are read once before (every measurement reads from the page cache); the ratio
@@ -157,9 +159,10 @@ json.dump({"success": True, "data": rows}, sys.stdout)' >"$work/live-$n.json"
     [summary]="$tools/snapshot-inspect summary --store $a"
     [verify]="$tools/snapshot-inspect verify --store $a"
     [survival]="$tools/snapshot-inspect survival --store $a"
+    [promote-survival]="$tools/snapshot-inspect survival --store $a --path promote --oplog-file $a/oplog.jsonl"
     [diff]="$tools/snapshot-inspect diff --store $a --other-store $b"
   )
-  for name in summary rebuild promote reconcile verify survival diff; do
+  for name in summary rebuild promote reconcile verify survival promote-survival diff; do
     log "$n objects: $name"
     # shellcheck disable=SC2086  # the command strings hold no spaces but between arguments
     # exit 1 is a result here (verify's findings, diff's differences); 2 or more ends the run

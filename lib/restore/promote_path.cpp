@@ -1,6 +1,5 @@
 #include "restore/promote_path.hpp"
 
-#include "restore/promote_stream.hpp"
 #include "source/embedded_catalog.hpp"
 #include "source/redis_catalog.hpp"
 
@@ -65,6 +64,16 @@ util::Result<PromoteOutcome> whole_map(source::ObjectStore& object_store, const 
   return out;
 }
 
+// The stream's bootstrap, replay and validation into `out`, with what the caller read.
+void take_streamed(StreamedPromotion&& streamed, const BootstrapSource& from, source::OpLogKeySet& keys,
+                   PromoteOutcome& out) {
+  out.bootstrap = std::move(streamed.bootstrap);
+  out.bootstrap.catalog_root = from.catalog_root;
+  out.replay = std::move(streamed.replay);
+  for (auto& f : keys.findings) out.replay.findings.push_back(std::move(f));
+  out.validation = std::move(streamed.validation);
+}
+
 }  // namespace
 
 util::Result<PromoteOutcome> bootstrap_and_replay(source::ObjectStore& object_store, const StoreSelection& selection,
@@ -89,6 +98,25 @@ util::Result<PromoteOutcome> promote_standby_whole_map(source::ObjectStore& obje
   return out;
 }
 
+util::Result<std::optional<StreamedPoints>> promote_standby_at_points(source::ObjectStore& object_store,
+                                                                      const StoreSelection& selection,
+                                                                      const source::OpLogSelection& oplog,
+                                                                      const RestoreOptions& options,
+                                                                      const ReplayOptions& replay_options,
+                                                                      const std::vector<std::uint64_t>& lease_points) {
+  StreamedPoints out;
+  MQ_ASSIGN_OR_RETURN(source::OpLogKeySet keys, read_keys(oplog, selection.cluster_id));
+  MQ_ASSIGN_OR_RETURN(std::optional<BootstrapSource> from, locate_bootstrap(object_store, selection, out.outcome));
+  if (!from) return std::optional<StreamedPoints>();
+  MQ_ASSIGN_OR_RETURN(std::optional<StreamedPromotion> streamed,
+                      stream_promotion(object_store, from->dir, from->id, keys, options, replay_options, lease_points));
+  if (!streamed || !streamed->bootstrap.loaded) return std::optional<StreamedPoints>();
+  out.point_validations = std::move(streamed->point_validations);
+  out.lease_drops = std::move(streamed->lease_drops);
+  take_streamed(std::move(*streamed), *from, keys, out.outcome);
+  return std::optional<StreamedPoints>(std::move(out));
+}
+
 util::Result<PromoteOutcome> promote_standby(source::ObjectStore& object_store, const StoreSelection& selection,
                                              const source::OpLogSelection& oplog, const RestoreOptions& options,
                                              const ReplayOptions& replay_options, PromoteEngine* engine) {
@@ -100,11 +128,7 @@ util::Result<PromoteOutcome> promote_standby(source::ObjectStore& object_store, 
                         stream_promotion(object_store, from->dir, from->id, keys, options, replay_options));
     if (streamed) {
       if (engine != nullptr) *engine = PromoteEngine::streaming;
-      out.bootstrap = std::move(streamed->bootstrap);
-      out.bootstrap.catalog_root = from->catalog_root;
-      out.replay = std::move(streamed->replay);
-      for (auto& f : keys.findings) out.replay.findings.push_back(std::move(f));
-      out.validation = std::move(streamed->validation);
+      take_streamed(std::move(*streamed), *from, keys, out);
       return out;
     }
   }

@@ -7,8 +7,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "restore/oplog_replay.hpp"
+#include "restore/promote_stream.hpp"
 #include "restore/promotion_validation.hpp"
 #include "restore/restore_path.hpp"
 #include "restore/standby_loader.hpp"
@@ -51,6 +53,20 @@ enum class PromoteEngine {
 [[nodiscard]] util::Result<PromoteOutcome> promote_standby(
     source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
     const RestoreOptions& options, const ReplayOptions& replay_options, PromoteEngine* engine = nullptr);
+
+// Survival's promotions (restore/promote_survival) from one streaming pass: the standby bootstraps
+// under `options` (leases kept) and each of `lease_points` (ascending) is answered as a bootstrap
+// at that instant would be (restore/promote_stream).
+struct StreamedPoints {
+  PromoteOutcome outcome;  // the shared bootstrap and replay; its validation holds every object
+  std::vector<PromotionValidation> point_validations;  // per lease point
+  LeaseDrops lease_drops;
+};
+// nullopt: no snapshot to bootstrap, a bootstrap that did not load, or a check that only the whole
+// map names. Errors: those of promote_standby.
+[[nodiscard]] util::Result<std::optional<StreamedPoints>> promote_standby_at_points(
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, const std::vector<std::uint64_t>& lease_points);
 
 // The whole-map promotion: the standby's object map, bootstrapped, replayed and validated as a
 // whole (memory grows with the store). The reference the streaming promotion is tested against.

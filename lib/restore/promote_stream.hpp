@@ -22,28 +22,45 @@
 // from sequence 1, which holds only the tail.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "restore/oplog_replay.hpp"
 #include "restore/promotion_validation.hpp"
 #include "restore/standby_loader.hpp"
+#include "restore/survival.hpp"
 #include "source/object_store.hpp"
 #include "source/oplog_source.hpp"
 
 namespace moonquota::restore {
 
+// Per snapshot tenant (as the bootstrap reads it) and lease point: the objects a bootstrap at that
+// point is the first to drop for their lease.
+using LeaseDrops = std::map<std::string, std::vector<SurvivalAmount>, std::less<>>;
+
 struct StreamedPromotion {
   StandbyBootstrap bootstrap;  // snapshot_id set; catalog_root left to the caller
   ReplayResult replay;         // without the key set's findings (the caller appends them)
   PromotionValidation validation;
+  // With lease points, when the bootstrap loaded: per point, the validation of what a standby that
+  // bootstrapped at that instant holds after the replay, and the lease drops.
+  std::vector<PromotionValidation> point_validations;
+  LeaseDrops lease_drops;
 };
 
 // Promotes a standby that bootstraps from snapshot `snapshot_id` under `snapshot_dir` of
 // `object_store` and replays `keys`. nullopt: a check failed that only the whole map names.
+// `lease_points` (ascending; survival on the promotion path, restore/promote_survival): the
+// bootstrap is expected to keep leases (options.lease_model keep) and each point is answered as a
+// bootstrap at that instant would be: objects the bootstrap loaded with a lease_timeout <= it and
+// the tail never wrote are absent (oplog-format.md §13.2: a replay replaces or erases whole
+// records, so the tail's outcome does not depend on the instant).
 // Errors: the replay's (a fatal reader rule after a successful bootstrap: corruption).
 [[nodiscard]] util::Result<std::optional<StreamedPromotion>> stream_promotion(
     source::ObjectStore& object_store, const std::string& snapshot_dir, const std::string& snapshot_id,
-    const source::OpLogKeySet& keys, const RestoreOptions& options, const ReplayOptions& replay_options);
+    const source::OpLogKeySet& keys, const RestoreOptions& options, const ReplayOptions& replay_options,
+    const std::vector<std::uint64_t>& lease_points = {});
 
 }  // namespace moonquota::restore

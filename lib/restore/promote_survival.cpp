@@ -91,11 +91,52 @@ util::Result<PromoteSurvival> each_point_on_its_own(PromoteSurvival out, source:
   return out;
 }
 
+// The points from one streaming pass.
+PromoteSurvival from_stream(StreamedPoints&& streamed, const SurvivalOptions& survival) {
+  PromoteSurvival out;
+  out.engine = PromoteEngine::streaming;
+  const PromotionValidation every_object = std::move(streamed.outcome.validation);
+  out.outcome = std::move(streamed.outcome);
+  out.outcome.validation = PromotionValidation{};  // as the whole-map form: the points carry it
+  const Amounts always_dropped = bootstrap_drops(out.outcome.bootstrap);
+  for (std::size_t p = 0; p < survival.points_ms.size(); ++p) {
+    PromoteSurvivalPoint point;
+    fill_bootstrap(out.outcome.bootstrap, point);
+    point.dropped = always_dropped;
+    for (const auto& [tenant, by_point] : streamed.lease_drops) {
+      for (std::size_t d = 0; d <= p && d < by_point.size(); ++d) {
+        if (by_point[d].objects > 0) point.dropped[tenant] += by_point[d];
+      }
+    }
+    // Without lease points (the keep model) every point holds every object.
+    fill_kept(streamed.point_validations.empty() ? every_object : streamed.point_validations[p], point);
+    out.points.push_back(std::move(point));
+  }
+  return out;
+}
+
 }  // namespace
 
 util::Result<PromoteSurvival> survive_promotion(source::ObjectStore& object_store, const StoreSelection& selection,
                                                 const source::OpLogSelection& oplog, const RestoreOptions& options,
                                                 const ReplayOptions& replay_options, const SurvivalOptions& survival) {
+  if (!std::is_sorted(survival.points_ms.begin(), survival.points_ms.end())) {
+    return util::Status::internal("survival points are not in ascending order");
+  }
+  RestoreOptions keep_leases = options;
+  keep_leases.lease_model = LeaseModel::keep;
+  const std::vector<std::uint64_t> no_points;
+  MQ_ASSIGN_OR_RETURN(
+      std::optional<StreamedPoints> streamed,
+      promote_standby_at_points(object_store, selection, oplog, keep_leases, replay_options,
+                                survival.lease_model == LeaseModel::upstream ? survival.points_ms : no_points));
+  if (streamed) return from_stream(std::move(*streamed), survival);
+  return survive_promotion_whole_map(object_store, selection, oplog, options, replay_options, survival);
+}
+
+util::Result<PromoteSurvival> survive_promotion_whole_map(
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, const SurvivalOptions& survival) {
   if (!std::is_sorted(survival.points_ms.begin(), survival.points_ms.end())) {
     return util::Status::internal("survival points are not in ascending order");
   }
@@ -120,6 +161,7 @@ util::Result<PromoteSurvival> survive_promotion(source::ObjectStore& object_stor
                                            }));
   PromoteSurvival out;
   out.outcome = std::move(shared);
+  if (!out.outcome.bootstrap.snapshot_id) out.engine = PromoteEngine::tail_only;  // nothing to bootstrap
   if (bootstrap_failed)
     return each_point_on_its_own(std::move(out), object_store, selection, oplog, options, replay_options, survival);
   const Amounts always_dropped = bootstrap_drops(out.outcome.bootstrap);

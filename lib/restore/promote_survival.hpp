@@ -41,13 +41,23 @@ struct PromoteSurvivalPoint {
 };
 
 struct PromoteSurvival {
-  PromoteOutcome outcome;                    // the shared bootstrap and replay (validation left default)
-  bool per_point_runs = false;               // the lease-ignoring bootstrap failed: each point ran on its own
-  std::vector<PromoteSurvivalPoint> points;  // as SurvivalOptions::points_ms
+  PromoteOutcome outcome;       // the shared bootstrap and replay (validation left default)
+  bool per_point_runs = false;  // the lease-ignoring bootstrap failed: each point ran on its own
+  PromoteEngine engine = PromoteEngine::whole_map_fallback;  // streaming: one pass, no object map
+  std::vector<PromoteSurvivalPoint> points;                  // as SurvivalOptions::points_ms
 };
 
+// The bootstrap's pass is the streaming promotion's (restore/promote_stream, with the points as
+// lease points): no object map. When the stream cannot decide (a check only the whole map names,
+// a bootstrap that did not load), the whole-map form below answers.
 // Errors: those of promote_standby (catalog, OpLog, fatal replay rules).
 [[nodiscard]] util::Result<PromoteSurvival> survive_promotion(
+    source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
+    const RestoreOptions& options, const ReplayOptions& replay_options, const SurvivalOptions& survival);
+
+// The same answer from the standby's whole object map (memory grows with the store): the
+// reference the streaming form is tested against.
+[[nodiscard]] util::Result<PromoteSurvival> survive_promotion_whole_map(
     source::ObjectStore& object_store, const StoreSelection& selection, const source::OpLogSelection& oplog,
     const RestoreOptions& options, const ReplayOptions& replay_options, const SurvivalOptions& survival);
 

@@ -179,6 +179,13 @@ void PromotionTotals::add(std::string_view tenant, std::uint64_t size, bool plac
   s.tally->evidence.record_object(size, processing_memory, removed_memory);
 }
 
+PromotionTotals PromotionTotals::copy() const {
+  PromotionTotals out = *this;
+  out.m_last = {};  // it pointed into this one's maps
+  out.m_last_tenant.clear();
+  return out;
+}
+
 void PromotionTotals::merge(PromotionTotals&& other) {
   for (auto& [tenant, tally] : other.tenants) tenants[tenant].merge(std::move(tally));
   for (const auto& [tenant, bytes] : other.tenant_object_bytes) tenant_object_bytes[tenant] += bytes;

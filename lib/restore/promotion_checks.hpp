@@ -110,6 +110,8 @@ struct PromotionTotals {
   // One held object of tenant `tenant` (resolved) with `replicas`.
   void add(std::string_view tenant, std::uint64_t size, bool placeholder, std::span<const ReplicaFacts> replicas);
   void merge(PromotionTotals&& other);
+  // A copy that shares nothing with this one.
+  [[nodiscard]] PromotionTotals copy() const;
 
  private:
   struct Slot {

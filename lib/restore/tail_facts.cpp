@@ -24,17 +24,17 @@ void place(std::vector<std::uint64_t>& slots, std::uint64_t slot) {
 
 }  // namespace
 
-const TailFacts::Record* TailFacts::find(std::string_view tenant, std::string_view key,
-                                         std::uint64_t fingerprint) const {
-  if (m_slots.empty()) return nullptr;
+std::size_t TailFacts::find(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const {
+  if (m_slots.empty()) return k_no_record;
   const std::size_t mask = m_slots.size() - 1;
   const auto h = static_cast<std::uint32_t>(fingerprint);
   for (std::size_t i = h & mask;; i = (i + 1) & mask) {
     const std::uint64_t slot = m_slots[i];
-    if (slot == 0) return nullptr;
+    if (slot == 0) return k_no_record;
     if (tail_slot_hash(slot) != h) continue;
-    const Record& r = m_records[tail_slot_record(slot)];
-    if (tenant_of(r) == tenant && key_of(r) == key) return &r;
+    const std::size_t index = tail_slot_record(slot);
+    const Record& r = m_records[index];
+    if (tenant_of(r) == tenant && key_of(r) == key) return index;
   }
 }
 
@@ -56,20 +56,20 @@ void TailFacts::grow() {
 
 TailFacts::Record& TailFacts::record(std::string_view tenant, std::string_view key) {
   const std::uint64_t fingerprint = pair_fingerprint(tenant, key);
-  if (const Record* found = find(tenant, key, fingerprint))
-    return m_records[static_cast<std::size_t>(found - m_records.data())];
+  if (const std::size_t found = find(tenant, key, fingerprint); found != k_no_record) return m_records[found];
   if ((m_records.size() + 1) * 2 > m_slots.size()) grow();
   Record r;
-  r.name_offset = m_names.size();
+  char* name = m_names.allocate(tenant.size() + key.size());
+  std::copy(tenant.begin(), tenant.end(), name);
+  std::copy(key.begin(), key.end(), name + tenant.size());
+  r.name = name;
   r.tenant_length = static_cast<std::uint32_t>(tenant.size());
   r.key_length = static_cast<std::uint32_t>(key.size());
-  m_names.append(tenant);
-  m_names.append(key);
-  m_records.push_back(r);
+  Record& added = m_records.push_back(r);
   const std::size_t bit = filter_bit(fingerprint);
   m_filter[bit / 64] |= std::uint64_t{1} << (bit % 64);
   place(m_slots, (static_cast<std::uint64_t>(m_records.size()) << 32) | static_cast<std::uint32_t>(fingerprint));
-  return m_records.back();
+  return added;
 }
 
 std::string_view TailFacts::intern_endpoint(std::string_view endpoint) {
@@ -85,14 +85,19 @@ void TailFacts::store_payload(std::string_view tenant, std::string_view key, con
   r.erased = false;
   r.placeholder = false;
   r.size = payload.size;
-  r.replica_offset = static_cast<std::uint32_t>(m_replicas.size());
-  r.replica_count = static_cast<std::uint32_t>(payload.replicas.size());
-  for (const format::PayloadReplica& p : payload.replicas) {
+  const auto count = static_cast<std::uint32_t>(payload.replicas.size());
+  if (count > r.replica_room) {
+    r.replicas = m_replicas.allocate(count);
+    r.replica_room = count;
+  }
+  r.replica_count = count;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const format::PayloadReplica& p = payload.replicas[i];
     ReplicaFacts f = facts_of(p);
     // The payload's bytes go: a MEMORY endpoint is kept interned, the others are never read.
     f.endpoint =
         p.variant == format::payload_variant::memory ? intern_endpoint(p.transport_endpoint) : std::string_view();
-    m_replicas.push_back(f);
+    r.replicas[i] = f;
   }
 }
 
@@ -133,20 +138,21 @@ void TailFacts::prefetch_entry(Probe probe) const {
 }
 
 bool TailFacts::touched(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const {
-  return filter_holds(fingerprint) && find(tenant, key, fingerprint) != nullptr;
+  return filter_holds(fingerprint) && find(tenant, key, fingerprint) != k_no_record;
 }
 
 bool TailFacts::holds(std::string_view tenant, std::string_view key) const {
-  const Record* r = find(tenant, key, pair_fingerprint(tenant, key));
-  return r != nullptr && !r->erased;
+  const std::size_t found = find(tenant, key, pair_fingerprint(tenant, key));
+  return found != k_no_record && !m_records[found].erased;
 }
 
 void TailFacts::for_each_held(
     const std::function<void(const HeldObject&, std::span<const ReplicaFacts>)>& visit) const {
-  for (const Record& r : m_records) {
+  for (std::size_t i = 0; i < m_records.size(); ++i) {
+    const Record& r = m_records[i];
     if (r.erased) continue;
-    visit(HeldObject{tenant_of(r), key_of(r), r.size, r.placeholder},
-          std::span<const ReplicaFacts>(m_replicas.data() + r.replica_offset, r.replica_count));
+    visit(HeldObject{tenant_of(r), key_of(r), r.size, r.placeholder != 0},
+          std::span<const ReplicaFacts>(r.replicas, r.replica_count));
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include "restore/promotion_checks.hpp"
 #include "restore/replay_target.hpp"
+#include "util/block_storage.hpp"
 
 namespace moonquota::restore {
 
@@ -58,24 +59,23 @@ class TailFacts : public ReplayTarget {
   void for_each_held(const std::function<void(const HeldObject&, std::span<const ReplicaFacts>)>& visit) const;
 
  private:
-  struct Record {
-    std::uint64_t name_offset = 0;  // tenant bytes then key bytes in m_names
-    std::uint32_t tenant_length = 0;
-    std::uint32_t key_length = 0;
+  struct Record {                // 40 bytes
+    const char* name = nullptr;  // tenant bytes then key bytes, in m_names
     std::uint64_t size = 0;
-    std::uint32_t replica_offset = 0;
+    ReplicaFacts* replicas = nullptr;  // in m_replicas
+    std::uint32_t tenant_length = 0;
+    std::uint32_t key_length : 30 = 0;  // an OpLog key is at most 4 KiB (the applier refuses longer)
+    std::uint32_t placeholder : 1 = 0;
+    std::uint32_t erased : 1 = 0;
     std::uint32_t replica_count = 0;
-    bool placeholder = false;
-    bool erased = false;
+    std::uint32_t replica_room = 0;  // replicas the run at `replicas` holds (a rewrite reuses it)
   };
-  [[nodiscard]] std::string_view tenant_of(const Record& r) const {
-    return std::string_view(m_names).substr(r.name_offset, r.tenant_length);
-  }
-  [[nodiscard]] std::string_view key_of(const Record& r) const {
-    return std::string_view(m_names).substr(r.name_offset + r.tenant_length, r.key_length);
-  }
-  // The record of (tenant, key), or nullptr.
-  [[nodiscard]] const Record* find(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const;
+  static_assert(sizeof(Record) == 40);
+  [[nodiscard]] static std::string_view tenant_of(const Record& r) { return {r.name, r.tenant_length}; }
+  [[nodiscard]] static std::string_view key_of(const Record& r) { return {r.name + r.tenant_length, r.key_length}; }
+  static constexpr std::size_t k_no_record = SIZE_MAX;
+  // The index of the record of (tenant, key), or k_no_record.
+  [[nodiscard]] std::size_t find(std::string_view tenant, std::string_view key, std::uint64_t fingerprint) const;
   // The record of (tenant, key), added when absent.
   Record& record(std::string_view tenant, std::string_view key);
   void grow();
@@ -92,10 +92,13 @@ class TailFacts : public ReplayTarget {
   // A view of `endpoint` that lives as long as this (MEMORY replicas' endpoints repeat).
   std::string_view intern_endpoint(std::string_view endpoint);
 
-  std::string m_names;
-  std::vector<Record> m_records;
-  std::vector<ReplicaFacts> m_replicas;  // a record rewritten leaves its old replicas behind (bounded by the tail)
-  std::vector<std::uint64_t> m_slots;    // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
+  // Blocks, never reallocated: a million-key tail grows without copying what it holds.
+  util::BumpArena<char, std::size_t{1} << 20> m_names;
+  util::BlockVector<Record> m_records;
+  // A record rewritten with more replicas than its run holds leaves the run behind (bounded by
+  // the tail).
+  util::BumpArena<ReplicaFacts, std::size_t{1} << 14> m_replicas;
+  std::vector<std::uint64_t> m_slots;  // fingerprint's low 32 bits | (record index + 1) << 32; 0: empty
   // One bit per filter_bit, 8 bits a slot (a byte a slot: 8 KiB for a short tail, 2 MiB for a
   // million keys), rebuilt as the table grows: touched() answers most keys the tail never decided
   // from it, without a probe into the table.

@@ -12,7 +12,7 @@ BUILD_DIR="$build" TMPDIR="$tmp" bash "$src/scripts/bench.sh" --objects 20000 --
   --promote-tail 2000 --no-baseline >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "bench.sh exited $?"; }
 num='[0-9]+(\.[0-9]+)?'
 for cmd in 'floor \(moonquota-bench\)' 'frames \(moonquota-bench\)' 'naive \(moonquota-bench\)' 'naive-restore \(moonquota-bench\)' 'ours \(moonquota-bench\)' summary rebuild \
-  promote reconcile verify survival diff; do
+  promote reconcile verify survival promote-survival diff; do
   grep -Eq "^\| 20000 \| $cmd \| $num \| $num \| $num \| $num"x" \|" "$tmp/out" || fail "no row for '$cmd'"
 done
 for cmd in rebuild summary; do
