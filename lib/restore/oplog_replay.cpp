@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 
+#include "restore/page_decoder.hpp"
 #include "source/oplog_keys.hpp"
 
 namespace moonquota::restore {
@@ -200,27 +201,32 @@ class Replayer {
       // would see is kept apart: the findings of the applying are reported after the page's
       // decode findings, and the first applying error (or the stop at --until-seq or at the
       // prefix) ends the applying but not the decoding, so that a later batch of the page that
-      // does not decode is the error, as for the reader. Nothing decoded is held.
+      // does not decode is the error, as for the reader. Nothing decoded is held but the batch
+      // being applied and (decode_ahead) the next.
       model::Findings apply_findings;
       std::optional<Status> apply_error;
       bool applying = true;
       bool stopped = false;
       std::size_t decoded = 0;
+      PageDecoder decoder(m_keys, std::span<const source::KeyValue* const>(&*it, page), m_options.decode_ahead);
       for (std::size_t i = 0; i < page; ++i) {
         const source::KeyValue* kv = it[static_cast<std::ptrdiff_t>(i)];
-        auto id = source::parse_d20(std::string_view(kv->key).substr(m_keys.root.size() + 8));
-        if (!id) continue;  // skipped silently by the reader; flagged by the auditor
-        MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, m_scratch));
-        // The entries are views into `text` (m_scratch or the held value) and m_batch: both are
-        // reused by the next batch only, and the applier copies what it keeps.
-        format::BatchView& batch = m_batch;
-        if (Status s = format::decode_batch_view(text, kv->key, m_result.findings, batch); !s.ok()) {
-          return fatal("decode", kv->key, s.message() + " (INTERNAL_ERROR)");
+        DecodedBatch& decoded_batch = decoder.next();
+        for (auto& f : decoded_batch.findings) m_result.findings.push_back(std::move(f));
+        switch (decoded_batch.outcome) {
+          case DecodedBatch::Outcome::malformed_key:
+            continue;  // skipped silently by the reader; flagged by the auditor
+          case DecodedBatch::Outcome::unreadable: return decoded_batch.status;
+          case DecodedBatch::Outcome::undecodable:
+            return fatal("decode", kv->key, decoded_batch.status.message() + " (INTERNAL_ERROR)");
+          case DecodedBatch::Outcome::wrong_id:
+            return fatal(
+                "rule 13", kv->key,
+                "record batch_id " + std::to_string(decoded_batch.batch.batch_id) + " differs from the id in its key");
+          case DecodedBatch::Outcome::decoded: break;
         }
-        if (batch.batch_id != *id) {
-          return fatal("rule 13", kv->key,
-                       "record batch_id " + std::to_string(batch.batch_id) + " differs from the id in its key");
-        }
+        // The entries are views into the decoder's batch, which the applier copies what it keeps of.
+        const format::BatchView& batch = decoded_batch.batch;
         ++m_result.batches_decoded;
         ++decoded;
         if (!applying) continue;
@@ -286,7 +292,6 @@ class Replayer {
   ReplayOptions m_options;
   OpLogApplier m_applier;
   ReplayResult m_result;
-  std::string m_scratch;      // the value being decoded when it is read again from the export file
   format::BatchView m_batch;  // the batch being decoded and applied (its entries are views)
   bool m_scanned_any = false;
   std::uint64_t m_applied_batch_id = 0;

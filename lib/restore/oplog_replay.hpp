@@ -30,7 +30,16 @@ namespace moonquota::restore {
 struct ReplayOptions {
   std::optional<std::uint64_t> until_seq;
   std::uint32_t page_batches = 1024;  // the reader's range page (max_batches)
+  // Decode the next batch on a thread of its own while one is applied (one more thread, the same
+  // result): for callers given more than one thread.
+  bool decode_ahead = false;
 };
+
+// `options` with decode_ahead when a caller has more than one thread.
+[[nodiscard]] inline ReplayOptions replay_options_for(ReplayOptions options, unsigned threads) {
+  options.decode_ahead = threads > 1;
+  return options;
+}
 
 struct ReplayResult {
   std::string origin;

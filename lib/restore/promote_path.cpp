@@ -59,7 +59,8 @@ util::Result<PromoteOutcome> whole_map(source::ObjectStore& object_store, const 
     out.bootstrap.catalog_root = from->catalog_root;
   }
   if (after_bootstrap && !after_bootstrap(out.bootstrap, store)) return out;
-  MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq, replay_options));
+  MQ_ASSIGN_OR_RETURN(out.replay, replay_oplog(keys, store, out.bootstrap.last_included_seq,
+                                               replay_options_for(replay_options, options.threads)));
   for (auto& f : keys.findings) out.replay.findings.push_back(std::move(f));
   return out;
 }

@@ -307,6 +307,7 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
     source::ObjectStore& object_store, const std::string& snapshot_dir, const std::string& snapshot_id,
     const source::OpLogKeySet& keys, const RestoreOptions& options, const ReplayOptions& replay_options,
     const std::vector<std::uint64_t>& lease_points) {
+  const ReplayOptions replay = replay_options_for(replay_options, options.threads);
   if (!std::is_sorted(lease_points.begin(), lease_points.end())) {
     return util::Status::internal("lease points are not in ascending order");
   }
@@ -322,7 +323,7 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
   scan.on_segments = [&](const model::SegmentsPayload& segments) {
     context.endpoints.add(segments);
     add_snapshot_segments(segments, context.tail.registry());
-    context.replay = replay_oplog(keys, context.tail, last_included_seq, replay_options);
+    context.replay = replay_oplog(keys, context.tail, last_included_seq, replay);
     context.segments.emplace(context.tail.registry());
   };
   std::vector<std::unique_ptr<StreamWorker>> workers;
@@ -333,8 +334,7 @@ util::Result<std::optional<StreamedPromotion>> stream_promotion(
   }
   auto snap = scan_snapshot(object_store, snapshot_dir, snapshot_id, scan, analyzers);
   if (!snap.ok()) {
-    MQ_ASSIGN_OR_RETURN(StreamedPromotion failed,
-                        replay_from_one(snapshot_id, snap.status().message(), keys, replay_options));
+    MQ_ASSIGN_OR_RETURN(StreamedPromotion failed, replay_from_one(snapshot_id, snap.status().message(), keys, replay));
     return std::optional<StreamedPromotion>(std::move(failed));
   }
   if (context.whole_map_needed || !context.segments) return std::optional<StreamedPromotion>();

@@ -19,7 +19,7 @@ class BlockVector {
   [[nodiscard]] T& operator[](std::size_t i) { return m_blocks[i >> BlockShift][i & (k_block - 1)]; }
   [[nodiscard]] const T& operator[](std::size_t i) const { return m_blocks[i >> BlockShift][i & (k_block - 1)]; }
   T& push_back(const T& value) {
-    if (m_size == m_blocks.size() * k_block) m_blocks.push_back(std::make_unique<T[]>(k_block));
+    if (m_size == m_blocks.size() * k_block) m_blocks.push_back(std::make_unique_for_overwrite<T[]>(k_block));
     T& slot = (*this)[m_size++];
     slot = value;
     return slot;
@@ -36,9 +36,9 @@ template <typename T, std::size_t BlockElements>
 class BumpArena {
  public:
   [[nodiscard]] T* allocate(std::size_t n) {
-    if (n > BlockElements) return m_blocks.emplace_back(std::make_unique<T[]>(n)).get();
+    if (n > BlockElements) return m_blocks.emplace_back(std::make_unique_for_overwrite<T[]>(n)).get();
     if (m_free < n) {
-      m_next = m_blocks.emplace_back(std::make_unique<T[]>(BlockElements)).get();
+      m_next = m_blocks.emplace_back(std::make_unique_for_overwrite<T[]>(BlockElements)).get();
       m_free = BlockElements;
     }
     T* run = m_next;

@@ -2,9 +2,13 @@
 // reader rule, asserting its message; applier effects on a small log.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+
 #include "format/oplog_batch.hpp"
 #include "format/oplog_payloads.hpp"
 #include "restore/oplog_replay.hpp"
+#include "restore/page_decoder.hpp"
 #include "restore/promotion_validation.hpp"
 #include "source/oplog_keys.hpp"
 
@@ -74,9 +78,38 @@ LogBuilder good_log() {
   return b;
 }
 
+// Everything a replay produced, as text: its error, or its result and the objects it left.
+std::string replay_text(const util::Result<ReplayResult>& r, const StandbyStore& store) {
+  if (!r.ok()) return "error: " + r.status().message();
+  std::ostringstream out;
+  out << "applied " << r->applied_seq << " batches " << r->batches_decoded << " entries " << r->entries_seen
+      << " until " << r->stopped_by_until_seq << " orphans " << r->orphan_batches << " placeholders "
+      << r->counters.empty_placeholders << " skipped " << r->counters.skipped_already_applied << "\n";
+  for (const auto& f : r->findings)
+    out << static_cast<int>(f.severity) << " " << f.location << ": " << f.message << "\n";
+  std::vector<std::string> objects;
+  for (const auto& entry : store.entries()) {
+    objects.push_back(std::string(store.tenant_name(entry.tenant)) + "/" + entry.key + " " +
+                      std::to_string(entry.object.size) + " " + std::to_string(entry.object.replicas.size()));
+  }
+  std::sort(objects.begin(), objects.end());
+  for (const auto& o : objects) out << o << "\n";
+  for (const auto& [endpoint, segment] : store.registry()) out << endpoint << " " << segment.capacity << "\n";
+  return out.str();
+}
+
+// Every replay here runs twice, decoding on the caller's thread and one batch ahead on a thread of
+// its own: both must give the same result, findings, error and objects.
 util::Result<ReplayResult> replay(source::OpLogKeySet set, StandbyStore& store, std::uint64_t baseline = 0,
                                   ReplayOptions options = {}) {
-  return replay_oplog(set, store, baseline, options);
+  StandbyStore ahead_store = store;
+  ReplayOptions ahead = options;
+  ahead.decode_ahead = true;
+  options.decode_ahead = false;
+  auto ahead_result = replay_oplog(set, ahead_store, baseline, ahead);
+  auto result = replay_oplog(set, store, baseline, options);
+  EXPECT_EQ(replay_text(ahead_result, ahead_store), replay_text(result, store));
+  return result;
 }
 
 TEST(OpLogReplay, AppliesTheWholeLog) {
@@ -262,6 +295,58 @@ TEST(OpLogReplay, ApplyFindingsFollowThePagesDecodeFindings) {
   ASSERT_LT(head, r->findings.size());
   ASSERT_LT(tenant, r->findings.size());
   EXPECT_LT(tenant, head);
+}
+
+// Pages of three batches over a long log, decoded ahead or not (replay() compares the two): the
+// same objects; then a batch in the middle whose record names another id stops both at its key.
+TEST(OpLogReplay, DecodeAheadAgreesOverManyPages) {
+  LogBuilder b;
+  b.batch(1, 1, {e(op::segment_mount, "10.0.0.5:1", mount("seg", "10.0.0.5:1", 1 << 30))});
+  for (std::uint64_t id = 2; id <= 40; ++id) {
+    b.batch(id, id, {e(op::put_end, "k" + std::to_string(id % 7), put_end(id, "10.0.0.5:1", id << 12))});
+  }
+  b.prefix(40, 40);
+  ReplayOptions options;
+  options.page_batches = 3;
+  StandbyStore store;
+  auto r = replay(b.build(), store, 0, options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->applied_seq, 40u);
+  EXPECT_EQ(r->batches_decoded, 40u);
+  EXPECT_EQ(store.size(), 7u);
+
+  auto log = b.build();
+  const auto twenty = std::find_if(log.kvs.begin(), log.kvs.end(),
+                                   [](const auto& kv) { return kv.key == k_root + "batches/" + source::d20(20); });
+  ASSERT_NE(twenty, log.kvs.end());
+  twenty->value = format::encode_batch_record(21, 20, {e(op::remove, "k1")});
+  StandbyStore again;
+  auto bad = replay(log, again, 0, options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message().rfind("rule 13: /oplog/t/batches/00000000000000000020", 0), 0u)
+      << bad.status().message();
+}
+
+// A decoder left after its first batch (the replay returns on an error) stops its thread.
+TEST(PageDecoder, StopsWhenLeftEarlyAndKeepsKeyOrder) {
+  LogBuilder b;
+  for (std::uint64_t id = 1; id <= 9; ++id) b.batch(id, id, {e(op::remove, "k")});
+  b.raw("batches/x", "[]");
+  const auto log = b.build();
+  std::vector<const source::KeyValue*> page;
+  for (const auto& kv : log.kvs) page.push_back(&kv);
+  {
+    PageDecoder decoder(log, page, true);
+    EXPECT_EQ(decoder.next().batch.batch_id, 1u);
+  }
+  PageDecoder decoder(log, page, true);
+  for (std::uint64_t id = 1; id <= 9; ++id) {
+    DecodedBatch& d = decoder.next();
+    ASSERT_EQ(d.outcome, DecodedBatch::Outcome::decoded);
+    EXPECT_EQ(d.batch.batch_id, id);
+    EXPECT_EQ(d.key_id, id);
+  }
+  EXPECT_EQ(decoder.next().outcome, DecodedBatch::Outcome::malformed_key);
 }
 
 TEST(OpLogReplay, EndOfPollMissingBatches) {

@@ -16,8 +16,6 @@
 namespace moonquota::restore {
 namespace {
 
-using differential::k_cluster;
-using differential::k_now_ms;
 using differential::RandomCase;
 
 void expect_same_findings(const model::Findings& a, const model::Findings& b, const std::string& what) {
@@ -26,10 +24,6 @@ void expect_same_findings(const model::Findings& a, const model::Findings& b, co
     EXPECT_EQ(a[i].location, b[i].location) << what;
     EXPECT_EQ(a[i].message, b[i].message) << what;
   }
-}
-
-std::string stream_u128_text(util::u128 v) {
-  return std::to_string(static_cast<std::uint64_t>(v >> 64)) + ":" + std::to_string(static_cast<std::uint64_t>(v));
 }
 
 // Every field the reports read. `racy_bootstrap`: two threads and a failed bootstrap, where which
@@ -52,8 +46,10 @@ void expect_same(const PromoteOutcome& s, const PromoteOutcome& w, bool racy_boo
     EXPECT_EQ(i->first, j->first);
     EXPECT_EQ(i->second.objects.lease_expired, j->second.objects.lease_expired);
     EXPECT_EQ(i->second.objects.non_complete, j->second.objects.non_complete);
-    EXPECT_EQ(stream_u128_text(i->second.lease_expired_bytes), stream_u128_text(j->second.lease_expired_bytes));
-    EXPECT_EQ(stream_u128_text(i->second.non_complete_size_bytes), stream_u128_text(j->second.non_complete_size_bytes));
+    EXPECT_EQ(differential::u128_text(i->second.lease_expired_bytes),
+              differential::u128_text(j->second.lease_expired_bytes));
+    EXPECT_EQ(differential::u128_text(i->second.non_complete_size_bytes),
+              differential::u128_text(j->second.non_complete_size_bytes));
   }
   if (!racy_bootstrap) { expect_same_findings(s.bootstrap.findings, w.bootstrap.findings, "bootstrap findings"); }
   EXPECT_EQ(s.replay.applied_seq, w.replay.applied_seq);
@@ -78,10 +74,12 @@ void expect_same(const PromoteOutcome& s, const PromoteOutcome& w, bool racy_boo
   for (auto i = a.tenants.begin(), j = b.tenants.begin(); i != a.tenants.end(); ++i, ++j) {
     EXPECT_EQ(i->first, j->first);
     EXPECT_EQ(i->second.objects, j->second.objects) << i->first;
-    EXPECT_EQ(stream_u128_text(i->second.charged_bytes), stream_u128_text(j->second.charged_bytes)) << i->first;
-    EXPECT_EQ(stream_u128_text(i->second.evidence.in_flight_bytes),
-              stream_u128_text(j->second.evidence.in_flight_bytes));
-    EXPECT_EQ(stream_u128_text(i->second.evidence.removed_bytes), stream_u128_text(j->second.evidence.removed_bytes));
+    EXPECT_EQ(differential::u128_text(i->second.charged_bytes), differential::u128_text(j->second.charged_bytes))
+        << i->first;
+    EXPECT_EQ(differential::u128_text(i->second.evidence.in_flight_bytes),
+              differential::u128_text(j->second.evidence.in_flight_bytes));
+    EXPECT_EQ(differential::u128_text(i->second.evidence.removed_bytes),
+              differential::u128_text(j->second.evidence.removed_bytes));
     EXPECT_EQ(i->second.evidence.in_flight_objects, j->second.evidence.in_flight_objects);
     EXPECT_EQ(i->second.evidence.removed_objects, j->second.evidence.removed_objects);
   }
@@ -89,7 +87,7 @@ void expect_same(const PromoteOutcome& s, const PromoteOutcome& w, bool racy_boo
   for (auto i = a.tenant_object_bytes.begin(), j = b.tenant_object_bytes.begin(); i != a.tenant_object_bytes.end();
        ++i, ++j) {
     EXPECT_EQ(i->first, j->first);
-    EXPECT_EQ(stream_u128_text(i->second), stream_u128_text(j->second));
+    EXPECT_EQ(differential::u128_text(i->second), differential::u128_text(j->second));
   }
 }
 
@@ -97,41 +95,28 @@ TEST(PromoteStream, EqualsTheWholeMapOnRandomStoresAndTails) {
   std::map<PromoteEngine, int> engines;
   int failed_validations = 0;
   int failed_bootstraps = 0;
-  for (std::uint32_t seed = 1; seed <= 150; ++seed) {
-    test::TempDir dir;
-    RandomCase c(seed, dir);
-    if (::testing::Test::HasFatalFailure()) return;
-    StoreSelection selection;
-    selection.snapshot_dir = c.snapshot_dir();
-    selection.cluster_id = k_cluster;
-    source::OpLogSelection oplog;
-    oplog.file = c.oplog_file();
-    for (int variant = 0; variant < 4; ++variant) {
-      RestoreOptions options;
-      options.restore_time_ms = k_now_ms;
-      options.threads = variant % 2 == 0 ? 1 : 2;
-      options.charge_model = variant < 2 ? ChargeModel::restore : ChargeModel::live;
-      options.lease_model = seed % 3 == 0 ? LeaseModel::keep : LeaseModel::upstream;
-      SCOPED_TRACE("seed " + std::to_string(seed) + " variant " + std::to_string(variant));
-      PromoteEngine engine = PromoteEngine::tail_only;
-      auto streamed = promote_standby(test::local_files(), selection, oplog, options, ReplayOptions{}, &engine);
-      auto whole = promote_standby_whole_map(test::local_files(), selection, oplog, options, ReplayOptions{});
-      ASSERT_EQ(streamed.ok(), whole.ok()) << (streamed.ok() ? whole.status() : streamed.status()).message();
-      if (!streamed.ok()) {
-        EXPECT_EQ(streamed.status().message(), whole.status().message());
-        continue;
-      }
-      ++engines[engine];
-      if (std::getenv("MQ_DIFF_VERBOSE") != nullptr) {
-        std::printf("seed %u variant %d engine %d boot %d [%s] valid %d %s\n", seed, variant, static_cast<int>(engine),
-                    streamed->bootstrap.loaded, streamed->bootstrap.failure.c_str(), streamed->validation.ok,
-                    streamed->validation.failure.c_str());
-      }
-      failed_validations += streamed->validation.ok ? 0 : 1;
-      failed_bootstraps += streamed->bootstrap.loaded ? 0 : 1;
-      expect_same(*streamed, *whole, options.threads > 1 && !whole->bootstrap.loaded);
+  differential::for_each_variant(150, [&](std::uint32_t seed, int variant, const StoreSelection& selection,
+                                          const source::OpLogSelection& oplog, RestoreOptions options) {
+    options.charge_model = variant < 2 ? ChargeModel::restore : ChargeModel::live;
+    options.lease_model = seed % 3 == 0 ? LeaseModel::keep : LeaseModel::upstream;
+    PromoteEngine engine = PromoteEngine::tail_only;
+    auto streamed = promote_standby(test::local_files(), selection, oplog, options, ReplayOptions{}, &engine);
+    auto whole = promote_standby_whole_map(test::local_files(), selection, oplog, options, ReplayOptions{});
+    ASSERT_EQ(streamed.ok(), whole.ok()) << (streamed.ok() ? whole.status() : streamed.status()).message();
+    if (!streamed.ok()) {
+      EXPECT_EQ(streamed.status().message(), whole.status().message());
+      return;
     }
-  }
+    ++engines[engine];
+    if (std::getenv("MQ_DIFF_VERBOSE") != nullptr) {
+      std::printf("seed %u variant %d engine %d boot %d [%s] valid %d %s\n", seed, variant, static_cast<int>(engine),
+                  streamed->bootstrap.loaded, streamed->bootstrap.failure.c_str(), streamed->validation.ok,
+                  streamed->validation.failure.c_str());
+    }
+    failed_validations += streamed->validation.ok ? 0 : 1;
+    failed_bootstraps += streamed->bootstrap.loaded ? 0 : 1;
+    expect_same(*streamed, *whole, options.threads > 1 && !whole->bootstrap.loaded);
+  });
   // The cases must reach every engine and both verdicts, and the stream must decide most of them.
   EXPECT_GT(engines[PromoteEngine::streaming], 200) << engines[PromoteEngine::whole_map_fallback];
   EXPECT_GT(engines[PromoteEngine::whole_map_fallback], 20);
@@ -146,14 +131,9 @@ TEST(PromoteStream, EqualsTheWholeMapOnShardsLongerThanOneRow) {
     test::TempDir dir;
     RandomCase c(seed, dir, 12000);  // two shards of ~4,700 kept objects
     if (::testing::Test::HasFatalFailure()) return;
-    StoreSelection selection;
-    selection.snapshot_dir = c.snapshot_dir();
-    selection.cluster_id = k_cluster;
-    source::OpLogSelection oplog;
-    oplog.file = c.oplog_file();
-    RestoreOptions options;
-    options.restore_time_ms = k_now_ms;
-    options.threads = 1 + seed % 2;
+    const StoreSelection selection = c.selection();
+    const source::OpLogSelection oplog = c.oplog();
+    const RestoreOptions options = differential::case_options(1 + seed % 2);
     SCOPED_TRACE("seed " + std::to_string(seed));
     PromoteEngine engine = PromoteEngine::tail_only;
     auto streamed = promote_standby(test::local_files(), selection, oplog, options, ReplayOptions{}, &engine);

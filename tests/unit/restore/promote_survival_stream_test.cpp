@@ -15,13 +15,8 @@
 namespace moonquota::restore {
 namespace {
 
-using differential::k_cluster;
 using differential::k_now_ms;
 using differential::RandomCase;
-
-std::string survival_u128_text(util::u128 v) {
-  return std::to_string(static_cast<std::uint64_t>(v >> 64)) + ":" + std::to_string(static_cast<std::uint64_t>(v));
-}
 
 void expect_same_amounts(const std::map<std::string, SurvivalAmount, std::less<>>& a,
                          const std::map<std::string, SurvivalAmount, std::less<>>& b, const std::string& what) {
@@ -29,8 +24,9 @@ void expect_same_amounts(const std::map<std::string, SurvivalAmount, std::less<>
   for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j) {
     EXPECT_EQ(i->first, j->first) << what;
     EXPECT_EQ(i->second.objects, j->second.objects) << what << " " << i->first;
-    EXPECT_EQ(survival_u128_text(i->second.bytes), survival_u128_text(j->second.bytes)) << what << " " << i->first;
-    EXPECT_EQ(survival_u128_text(i->second.charged_bytes), survival_u128_text(j->second.charged_bytes))
+    EXPECT_EQ(differential::u128_text(i->second.bytes), differential::u128_text(j->second.bytes))
+        << what << " " << i->first;
+    EXPECT_EQ(differential::u128_text(i->second.charged_bytes), differential::u128_text(j->second.charged_bytes))
         << what << " " << i->first;
   }
 }
@@ -62,46 +58,32 @@ TEST(PromoteSurvivalStream, EqualsTheWholeMapOnRandomStoresAndTails) {
   int streamed_cases = 0;
   int lease_drops_seen = 0;
   int empty_points = 0;
-  for (std::uint32_t seed = 1; seed <= 80; ++seed) {
-    test::TempDir dir;
-    RandomCase c(seed, dir);
-    if (::testing::Test::HasFatalFailure()) return;
-    StoreSelection selection;
-    selection.snapshot_dir = c.snapshot_dir();
-    selection.cluster_id = k_cluster;
-    source::OpLogSelection oplog;
-    oplog.file = c.oplog_file();
-    for (int variant = 0; variant < 4; ++variant) {
-      RestoreOptions options;
-      options.restore_time_ms = k_now_ms;
-      options.threads = variant % 2 == 0 ? 1 : 2;
-      SurvivalOptions survival;
-      // Before every expiring lease ends, amid them, at the instant, and after every lease.
-      survival.points_ms = {k_now_ms - 6000, k_now_ms - 2500, k_now_ms - 2500, k_now_ms, test::k_future_lease_ms};
-      survival.lease_model = variant < 2 ? LeaseModel::upstream : LeaseModel::keep;
-      SCOPED_TRACE("seed " + std::to_string(seed) + " variant " + std::to_string(variant));
-      auto streamed = survive_promotion(test::local_files(), selection, oplog, options, ReplayOptions{}, survival);
-      auto whole =
-          survive_promotion_whole_map(test::local_files(), selection, oplog, options, ReplayOptions{}, survival);
-      ASSERT_EQ(streamed.ok(), whole.ok()) << (streamed.ok() ? whole.status() : streamed.status()).message();
-      if (!streamed.ok()) {
-        EXPECT_EQ(streamed.status().message(), whole.status().message());
-        continue;
-      }
-      ++compared;
-      streamed_cases += streamed->engine == PromoteEngine::streaming ? 1 : 0;
-      const auto dropped_objects = [](const PromoteSurvivalPoint& point) {
-        std::uint64_t n = 0;
-        for (const auto& [tenant, amount] : point.dropped) n += amount.objects;
-        return n;
-      };
-      for (const auto& point : whole->points) {
-        empty_points += point.starts_empty ? 1 : 0;
-        if (dropped_objects(point) > dropped_objects(whole->points.front())) ++lease_drops_seen;
-      }
-      expect_same_survival(*streamed, *whole, options.threads > 1);
+  differential::for_each_variant(80, [&](std::uint32_t, int variant, const StoreSelection& selection,
+                                         const source::OpLogSelection& oplog, const RestoreOptions& options) {
+    SurvivalOptions survival;
+    // Before every expiring lease ends, amid them, at the instant, and after every lease.
+    survival.points_ms = {k_now_ms - 6000, k_now_ms - 2500, k_now_ms - 2500, k_now_ms, test::k_future_lease_ms};
+    survival.lease_model = variant < 2 ? LeaseModel::upstream : LeaseModel::keep;
+    auto streamed = survive_promotion(test::local_files(), selection, oplog, options, ReplayOptions{}, survival);
+    auto whole = survive_promotion_whole_map(test::local_files(), selection, oplog, options, ReplayOptions{}, survival);
+    ASSERT_EQ(streamed.ok(), whole.ok()) << (streamed.ok() ? whole.status() : streamed.status()).message();
+    if (!streamed.ok()) {
+      EXPECT_EQ(streamed.status().message(), whole.status().message());
+      return;
     }
-  }
+    ++compared;
+    streamed_cases += streamed->engine == PromoteEngine::streaming ? 1 : 0;
+    const auto dropped_objects = [](const PromoteSurvivalPoint& point) {
+      std::uint64_t n = 0;
+      for (const auto& [tenant, amount] : point.dropped) n += amount.objects;
+      return n;
+    };
+    for (const auto& point : whole->points) {
+      empty_points += point.starts_empty ? 1 : 0;
+      if (dropped_objects(point) > dropped_objects(whole->points.front())) ++lease_drops_seen;
+    }
+    expect_same_survival(*streamed, *whole, options.threads > 1);
+  });
   // The cases must reach empty promotions and points that drop more than the first, and the stream
   // must answer most of them.
   EXPECT_GT(compared, 250);

@@ -15,8 +15,11 @@
 #include <vector>
 
 #include "forge/oplog_forge.hpp"
+#include "restore/restore_path.hpp"
+#include "source/oplog_source.hpp"
 #include "support/local_store.hpp"
 #include "support/snapshot_test_support.hpp"
+#include "util/checked_math.hpp"
 
 namespace moonquota::restore::differential {
 
@@ -25,6 +28,19 @@ using nlohmann::json;
 inline constexpr std::uint64_t k_segment_size = 1 << 20;
 inline constexpr std::uint64_t k_now_ms = test::k_put_time_ms + 10'000;
 inline const char* const k_cluster = "diff-c";
+
+// A 128-bit amount as text, for EXPECT_EQ's messages.
+inline std::string u128_text(util::u128 v) {
+  return std::to_string(static_cast<std::uint64_t>(v >> 64)) + ":" + std::to_string(static_cast<std::uint64_t>(v));
+}
+
+// The options of a promotion of a case at its instant, on `threads` threads.
+inline RestoreOptions case_options(unsigned threads) {
+  RestoreOptions options;
+  options.restore_time_ms = k_now_ms;
+  options.threads = threads;
+  return options;
+}
 
 struct SegmentPick {
   std::string id;
@@ -53,6 +69,18 @@ class RandomCase {
 
   [[nodiscard]] std::string snapshot_dir() const { return (m_dir / "cluster" / k_snapshot_id).string(); }
   [[nodiscard]] std::string oplog_file() const { return (m_dir / "oplog.jsonl").string(); }
+  // The store and the OpLog a promotion of this case reads.
+  [[nodiscard]] StoreSelection selection() const {
+    StoreSelection selection;
+    selection.snapshot_dir = snapshot_dir();
+    selection.cluster_id = k_cluster;
+    return selection;
+  }
+  [[nodiscard]] source::OpLogSelection oplog() const {
+    source::OpLogSelection oplog;
+    oplog.file = oplog_file();
+    return oplog;
+  }
 
  private:
   static constexpr const char* k_snapshot_id = "20261205_120000_000";
@@ -218,5 +246,22 @@ class RandomCase {
   bool m_faulty = false;
   bool m_mounted = false;  // the tail has mounted its segment
 };
+
+// Each of the cases of seeds 1 to `seeds`, promoted four ways (variant 0 to 3; even ones on one
+// thread, odd ones on two): check(seed, variant, selection, oplog, options), traced. Stops at
+// the first fatal failure.
+template <typename Check>
+void for_each_variant(std::uint32_t seeds, const Check& check) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    test::TempDir dir;
+    RandomCase c(seed, dir);
+    if (::testing::Test::HasFatalFailure()) return;
+    for (int variant = 0; variant < 4; ++variant) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " variant " + std::to_string(variant));
+      check(seed, variant, c.selection(), c.oplog(), case_options(variant % 2 == 0 ? 1 : 2));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
 
 }  // namespace moonquota::restore::differential
