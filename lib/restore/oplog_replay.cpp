@@ -116,7 +116,7 @@ class Replayer {
     model::Findings ignored;  // findings are reported when the batch is walked
     std::string scratch;
     MQ_ASSIGN_OR_RETURN(std::string_view text, value_of(kv, scratch));
-    format::BatchView& batch = m_batch;
+    format::BatchView batch;
     if (Status s = format::decode_batch_view(text, key, ignored, batch); !s.ok()) {
       return fatal("terminal batch", key, s.message() + " (INTERNAL_ERROR)");
     }
@@ -292,7 +292,6 @@ class Replayer {
   ReplayOptions m_options;
   OpLogApplier m_applier;
   ReplayResult m_result;
-  format::BatchView m_batch;  // the batch being decoded and applied (its entries are views)
   bool m_scanned_any = false;
   std::uint64_t m_applied_batch_id = 0;
   std::uint64_t m_scanned_last_seq = 0;
