@@ -99,6 +99,9 @@ int run(int argc, char** argv) {
   };
   if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return fail_run(s);
   f.audit.metadata.threads = f.common.threads;
+  f.audit.service = f.serve->parsed();
+  // A service's per-request attempt lines are debug (-v): at info it logs one line per audit.
+  if (f.audit.service) f.audit.metadata.net_log = tools::net_log(true);
   auto plan = mq::app::plan_audit(f.audit);
   if (!plan.ok()) return fail_run(plan.status());
   if (f.serve->parsed()) return tools::run_serve(f.serve_flags, std::move(*plan), cluster);

@@ -34,6 +34,10 @@ void add_live_flags(CLI::App& app, app::LiveArgs& live) {
       ->check(CLI::Range(0u, 600000u));
   app.add_option("--sampled-at", live.sampled_at_ms,
                  "Capture time of saved responses (ms since the epoch; not with --master)");
+  app.add_option("--max-tenants", live.max_tenants,
+                 "Most distinct tenants one live answer may hold; more is exit 3 (a bound on memory; default "
+                 "100000, a real master serves thousands)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
 void add_history_subcommand(CLI::App& app, ReconcileFlags& f) {

@@ -54,8 +54,8 @@ int run_serve(const ServeFlags& flags, app::AuditPlan plan, const std::string& c
 
   auto service = service::AuditService::start(std::move(config), app::open_selected_store(plan.store));
   if (!service.ok()) return fail(k_serve_tool, service.status());
+  // Once, plain, and first on stderr at every verbosity: scripts and tests read the port from it.
   std::cerr << "listening on " << (*service)->url() << std::endl;
-  spdlog::info("listening on {}", (*service)->url());
   (*service)->begin_audits();
 
   int signal_number = 0;

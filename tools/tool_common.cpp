@@ -58,9 +58,9 @@ void setup_logging(const CommonFlags& flags) {
   spdlog::set_level(level);
 }
 
-util::NetLog net_log() {
-  return [](util::NetLogLevel level, const std::string& message) {
-    if (level == util::NetLogLevel::info) {
+util::NetLog net_log(bool attempts_at_debug) {
+  return [attempts_at_debug](util::NetLogLevel level, const std::string& message) {
+    if (level == util::NetLogLevel::info && !attempts_at_debug) {
       spdlog::info("{}", message);
     } else {
       spdlog::debug("{}", message);

@@ -57,8 +57,9 @@ void add_threads_option(CLI::App& app, unsigned& threads);
 void setup_logging(const CommonFlags& flags);
 
 // The library's network logging hook (util::NetConfig::log) on spdlog: attempts, retries and
-// backoffs at info (-v), request details at debug (-vv).
-[[nodiscard]] util::NetLog net_log();
+// backoffs at info (-v), request details at debug (-vv); with `attempts_at_debug` (a service, whose
+// info level is one line per audit) every line is debug.
+[[nodiscard]] util::NetLog net_log(bool attempts_at_debug = false);
 
 // Streams the report that `write` renders to stdout, or atomically to flags.output ("-" is
 // stdout too). When `write` returns an error, a file output is abandoned (no file, no temporary).

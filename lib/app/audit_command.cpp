@@ -11,8 +11,18 @@ namespace {
 using util::Status;
 
 // Flags that one kind of live source would silently ignore are usage errors.
-Status check_live_args(const LiveArgs& l) {
+Status check_live_args(const LiveArgs& l, bool service) {
   const bool saved = !l.live_json.empty() || !l.live_metrics.empty();
+  if (service && l.master.empty()) {
+    return Status::invalid_argument(
+        saved ? "serve samples a master at every audit: saved responses (--live-json/--live-metrics) are one "
+                "reading, a one-shot audit (drop 'serve', or give --master URL instead)"
+              : "serve needs --master URL: every audit samples the live master");
+  }
+  if (l.master.empty() && !saved) {
+    return Status::invalid_argument(
+        "give a live side: --master URL, or saved responses --live-json FILE / --live-metrics FILE");
+  }
   if (!l.master.empty() && saved) {
     return Status::invalid_argument(
         "--master excludes --live-json and --live-metrics: read the master, or its saved responses");
@@ -45,6 +55,7 @@ reconcile::LiveRequest live_request(const LiveArgs& l, const util::NetConfig& ne
   if (l.retry_backoff_ms) live.retry.initial_backoff_ms = *l.retry_backoff_ms;
   if (l.retry_max_backoff_ms) live.retry.max_backoff_ms = *l.retry_max_backoff_ms;
   live.sampled_at_ms = l.sampled_at_ms;
+  live.max_tenants = l.max_tenants;
   live.timeouts = {net.connect_timeout_ms, net.read_timeout_ms};
   live.log = net.log;
   return live;
@@ -71,7 +82,7 @@ util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a, restor
 
 util::Result<AuditPlan> plan_audit(const AuditArgs& a) {
   MQ_ASSIGN_OR_RETURN(RebuildPlan metadata, plan_rebuild(a.metadata));
-  MQ_RETURN_IF_ERROR(check_live_args(a.live));
+  MQ_RETURN_IF_ERROR(check_live_args(a.live, a.service));
   if (a.persistence_runs && !a.db) {
     return Status::invalid_argument("--persistence-runs applies to the trend of --db: give --db DIR or drop it");
   }

@@ -31,6 +31,7 @@ struct LiveArgs {
   std::optional<std::uint32_t> retry_backoff_ms;
   std::optional<std::uint32_t> retry_max_backoff_ms;
   std::optional<std::uint64_t> sampled_at_ms;
+  std::size_t max_tenants = reconcile::k_default_max_tenants;  // --max-tenants, per live answer
 };
 
 struct AuditArgs {
@@ -41,6 +42,7 @@ struct AuditArgs {
   std::string fail_on = "delta";  // delta | unexplained
   std::optional<std::string> db;  // --db: the history store
   std::optional<std::uint32_t> persistence_runs;
+  bool service = false;  // serve: audits repeatedly, so it needs a master to sample each time
 };
 
 struct AuditConfig {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "util/elapsed.hpp"
+#include "util/span_text.hpp"
 
 namespace moonquota::app {
 
@@ -55,10 +56,22 @@ Status check_store_args(const StoreArgs& a, const StoreRules& rules) {
 
 util::Result<std::uint64_t> parse_restore_time(const std::string& text) {
   if (text == "now") return util::epoch_ms_now();
+  if (!text.empty() && text[0] == '+') {  // "+30s": a restart 30 s from now
+    const util::ParsedSpan span = util::parse_span_ms(std::string_view(text).substr(1));
+    if (span.fault == util::SpanFault::too_long) {
+      return Status::invalid_argument("--restore-time '" + text + "' is more than 100 years from now");
+    }
+    if (span.fault != util::SpanFault::none) {
+      return Status::invalid_argument("--restore-time '" + text +
+                                      "' is not +DELAY (a number and a unit ms, s, m, h, d: +30s, +5m)");
+    }
+    return util::epoch_ms_now() + span.ms;
+  }
   std::uint64_t ms = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ms, 10);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
-    return Status::invalid_argument("--restore-time '" + text + "' is not 'now' or milliseconds since the epoch");
+    return Status::invalid_argument("--restore-time '" + text +
+                                    "' is not 'now', +DELAY (+30s) or milliseconds since the epoch");
   }
   return ms;
 }

@@ -53,7 +53,8 @@ struct ResolvedStore {
 [[nodiscard]] util::Result<ResolvedStore> resolve_store_args(const StoreArgs& args, const StoreRules& rules,
                                                              const util::NetLog& net_log);
 
-// "now" -> the current UTC ms; otherwise a decimal ms value. Errors: invalid_argument.
+// "now" -> the current UTC ms; "+30s" -> 30 s after it (util/span_text.hpp, at most 100 years);
+// otherwise a decimal ms value. Errors: invalid_argument.
 [[nodiscard]] util::Result<std::uint64_t> parse_restore_time(const std::string& text);
 
 // The store holding the selection (its --snapshot-dir, else its --store).

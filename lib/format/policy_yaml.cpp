@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -230,6 +231,12 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
         "tenant quota policy '{}' line {}: more than {} YAML nodes, above our limit (a real policy has a few "
         "per tenant)",
         source_name, too_many.mark.line + 1, k_max_policy_nodes));
+  } catch (const YAML::DeepRecursion& deep) {
+    // yaml-cpp's own text for this is "bad file", which names nothing.
+    return Status::refused(fmt::format(
+        "tenant quota policy '{}' line {} column {}: invalid YAML: nested {} levels deep, deeper than the YAML "
+        "reader's limit (a policy nests 3)",
+        source_name, deep.mark.line + 1, deep.mark.column + 1, deep.depth()));
   } catch (const YAML::Exception& error) {
     std::string position;
     if (error.mark.line >= 0) {

@@ -1,11 +1,11 @@
 #include "inspect/survival_points.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <limits>
 
 #include "util/checked_math.hpp"
+#include "util/span_text.hpp"
 
 namespace moonquota::inspect {
 
@@ -15,6 +15,8 @@ using util::Status;
 
 constexpr std::uint64_t k_max_instant_ms = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
+constexpr const char* k_not_a_point = "is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now";
+
 Status bad_point(const std::string& text, const std::string& why) {
   return Status::invalid_argument("--at '" + text + "' " + why);
 }
@@ -23,11 +25,21 @@ util::Result<std::uint64_t> digits(const std::string& whole, std::string_view te
   std::uint64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 10);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
-    return bad_point(whole, ec == std::errc::result_out_of_range
-                                ? "is too large"
-                                : "is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+    return bad_point(whole, ec == std::errc::result_out_of_range ? "is too large" : k_not_a_point);
   }
   return v;
+}
+
+util::Result<std::uint64_t> span(const std::string& whole, std::string_view text) {
+  const util::ParsedSpan parsed = util::parse_span_ms(text);
+  switch (parsed.fault) {
+    case util::SpanFault::none: return parsed.ms;
+    case util::SpanFault::malformed: return bad_point(whole, k_not_a_point);
+    case util::SpanFault::no_unit:
+      return bad_point(whole, "needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
+    case util::SpanFault::too_long: return bad_point(whole, "is more than 100 years");
+  }
+  return bad_point(whole, "is not a delay");
 }
 
 util::Result<PointSpec> parse_one(const std::string& text) {
@@ -43,27 +55,12 @@ util::Result<PointSpec> parse_one(const std::string& text) {
     if (spec.value_ms > k_max_instant_ms) return bad_point(text, "is too large");
     return spec;
   }
-  static const std::pair<const char*, std::uint64_t> k_units[] = {
-      {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}};
-  std::string_view number = text;
-  std::uint64_t unit = 0;
-  for (const auto& [suffix, ms] : k_units) {
-    const std::string_view s(suffix);
-    if (number.size() > s.size() && number.substr(number.size() - s.size()) == s &&
-        std::isdigit(static_cast<unsigned char>(number[number.size() - s.size() - 1])) != 0) {
-      number.remove_suffix(s.size());
-      unit = ms;
-      break;
-    }
+  if (!text.empty() && text[0] == '+') {  // "+30s": 30 s after now, whatever the snapshot's age
+    spec.kind = PointSpec::Kind::after_now;
+    MQ_ASSIGN_OR_RETURN(spec.value_ms, span(text, std::string_view(text).substr(1)));
+    return spec;
   }
-  MQ_ASSIGN_OR_RETURN(std::uint64_t value, digits(text, number));
-  if (unit == 0) {
-    if (value != 0) return bad_point(text, "needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
-    unit = 1;
-  }
-  const auto ms = util::checked_mul(value, unit);
-  if (!ms || *ms > k_max_instant_ms) return bad_point(text, "is too large");
-  spec.value_ms = *ms;
+  MQ_ASSIGN_OR_RETURN(spec.value_ms, span(text, text));
   return spec;
 }
 
@@ -110,6 +107,12 @@ util::Result<std::vector<SurvivalPoint>> resolve_survival_points(const std::vect
         have_now = true;
         break;
       case PointSpec::Kind::absolute: p.at_ms = spec.value_ms; break;
+      case PointSpec::Kind::after_now: {
+        const auto at = util::checked_add(now_ms, spec.value_ms);
+        if (!at || *at > k_max_instant_ms) return bad_point(spec.text, "is too large after now");
+        p.at_ms = *at;
+        break;
+      }
       case PointSpec::Kind::delay: {
         const auto at = util::checked_add(created, spec.value_ms);
         if (!at || *at > k_max_instant_ms) return bad_point(spec.text, "is too large after created_at");
@@ -119,6 +122,11 @@ util::Result<std::vector<SurvivalPoint>> resolve_survival_points(const std::vect
     }
     p.delay_ms = static_cast<std::int64_t>(p.at_ms) - *created_at_ms;
     have_zero = have_zero || p.delay_ms == 0;
+    // An instant asked twice ("30s,30s", "1m,60s") is one point, labelled as first typed; `now`
+    // keeps its own mark.
+    const auto same = std::find_if(points.begin(), points.end(),
+                                   [&](const SurvivalPoint& q) { return q.at_ms == p.at_ms && q.is_now == p.is_now; });
+    if (same != points.end()) continue;
     points.push_back(std::move(p));
   }
   if (!have_zero) points.push_back({created, 0, "0", false, true});

@@ -2,9 +2,11 @@
 // a comma-separated list of
 //   DELAY   a delay after the snapshot's created_at (descriptor.txt): a non-negative integer with a
 //           unit ms, s, m, h or d ("0" alone needs none): 0, 1500ms, 10s, 5m, 1h, 2d
+//   +DELAY  a delay after the report's "now": +30s is "if the master restarts in 30 s"
 //   @MS     an absolute instant, milliseconds since the epoch: @1787375520123
 //   now     the report's "now" (--restore-time, the current time by default)
-// Resolved points are sorted by instant. Delay 0 (the reference of "half gone" / "all gone") and
+// Delays are at most 100 years. Resolved points are sorted by instant; an instant asked twice is
+// one point. Delay 0 (the reference of "half gone" / "all gone") and
 // `now` (what a restore right now keeps) are always included: added, marked, when not asked for.
 #pragma once
 
@@ -18,8 +20,8 @@
 namespace moonquota::inspect {
 
 struct PointSpec {
-  enum class Kind { delay, absolute, now } kind = Kind::delay;
-  std::uint64_t value_ms = 0;  // the delay or the instant
+  enum class Kind { delay, absolute, now, after_now } kind = Kind::delay;
+  std::uint64_t value_ms = 0;  // the delay (after created_at or now) or the instant
   std::string text;            // as typed
 };
 

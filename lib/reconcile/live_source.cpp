@@ -98,15 +98,16 @@ util::Result<std::string> read_response_file(const std::string& path) {
 }
 
 util::Result<LiveReading> metrics_reading(std::string_view body, std::string origin, std::uint32_t sample,
-                                          std::optional<std::uint64_t> at_ms) {
-  auto metrics = parse_tenant_metrics(body);
+                                          std::optional<std::uint64_t> at_ms, std::size_t max_tenants) {
+  auto metrics = parse_tenant_metrics(body, max_tenants);
   if (!metrics.ok()) return metrics.status().with_context(origin);
   LiveReading r;
   r.kind = ReadingKind::metrics;
   r.sample = sample;
   r.at_ms = at_ms;
   r.origin = std::move(origin);
-  r.tenants = metrics->tenants;
+  r.tenants = std::move(metrics->tenants);  // held once: the reading's metrics keep the rest
+  metrics->tenants.clear();
   r.metrics = std::move(*metrics);
   return r;
 }
@@ -124,7 +125,7 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
     const std::uint64_t list_at = util::epoch_ms_now();
     auto rows = fetch_with_retry<std::vector<LiveTenant>>(
         endpoints, true, k_list_path, request.retry, request.log, obs,
-        [](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body); });
+        [&](const HttpAnswer& a) { return parse_tenant_list_response(a.status, a.body, request.max_tenants); });
     if (!rows.ok()) return rows.status();
     const std::string& display = endpoints.clients[endpoints.serving]->address().display;
     obs.source = display;
@@ -134,7 +135,8 @@ util::Status sample_master(const LiveRequest& request, LiveObservation& obs) {
     auto reading = fetch_with_retry<LiveReading>(endpoints, false, k_metrics_path, request.retry, request.log, obs,
                                                  [&](const HttpAnswer& a) -> util::Result<LiveReading> {
                                                    if (a.status != 200) return metrics_answer_status(a);
-                                                   return metrics_reading(a.body, k_metrics_path, k, metrics_at);
+                                                   return metrics_reading(a.body, k_metrics_path, k, metrics_at,
+                                                                          request.max_tenants);
                                                  });
     if (!reading.ok()) return reading.status();
     obs.readings.push_back(std::move(*reading));
@@ -155,7 +157,7 @@ util::Status read_saved(const LiveRequest& request, LiveObservation& obs) {
     if (k < request.list_files.size()) {
       const auto& file = request.list_files[k];
       MQ_ASSIGN_OR_RETURN(auto body, read_response_file(file));
-      auto rows = parse_tenant_list_response(std::nullopt, body);
+      auto rows = parse_tenant_list_response(std::nullopt, body, request.max_tenants);
       if (!rows.ok()) return rows.status().with_context(file);
       obs.readings.push_back({ReadingKind::list, sample, request.sampled_at_ms, file, std::move(*rows), std::nullopt});
       source += (source.empty() ? "" : ", ") + file;
@@ -163,7 +165,8 @@ util::Status read_saved(const LiveRequest& request, LiveObservation& obs) {
     if (k < request.metrics_files.size()) {
       const auto& file = request.metrics_files[k];
       MQ_ASSIGN_OR_RETURN(auto body, read_response_file(file));
-      MQ_ASSIGN_OR_RETURN(auto reading, metrics_reading(body, file, sample, request.sampled_at_ms));
+      MQ_ASSIGN_OR_RETURN(auto reading,
+                          metrics_reading(body, file, sample, request.sampled_at_ms, request.max_tenants));
       obs.readings.push_back(std::move(reading));
       source += (source.empty() ? "" : ", ") + file;
     }

@@ -40,7 +40,8 @@ struct LiveRequest {
   HttpTimeouts timeouts;
   RetryPolicy retry;
   util::NetLog log;  // each attempt, retry and backoff (info) and request (debug); may be empty
-  std::optional<std::uint64_t> sampled_at_ms;  // --sampled-at: capture time of saved responses
+  std::optional<std::uint64_t> sampled_at_ms;       // --sampled-at: capture time of saved responses
+  std::size_t max_tenants = k_default_max_tenants;  // --max-tenants: per answer, beyond it exit 3
 };
 
 enum class ReadingKind { list, metrics };

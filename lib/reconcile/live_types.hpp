@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,12 @@
 #include <vector>
 
 namespace moonquota::reconcile {
+
+// How many distinct tenants one live answer (a /metrics text or a tenant list) may hold before the
+// readers refuse it (`--max-tenants` changes it). A real master serves thousands; the limit bounds
+// what a hostile or broken answer costs: each tenant costs a few hundred bytes wherever it goes
+// (reading, comparing, reporting), whatever the size of the answer.
+inline constexpr std::size_t k_default_max_tenants = 100'000;
 
 // One HttpTenantQuotaSnapshot (the JSON list row), or the six per-tenant gauges of /metrics.
 struct LiveTenant {

@@ -162,6 +162,8 @@ util::Status error_body_status(std::optional<int> http_status, std::int64_t code
 // repeated member wins, rows are checked in order and the first bad one is reported.
 class ListReader : public nlohmann::json_sax<json> {
  public:
+  explicit ListReader(std::size_t max_tenants) : m_max_tenants(max_tenants) {}
+
   bool null() override { return scalar(json(nullptr)); }
   bool boolean(bool val) override { return scalar(json(val)); }
   bool number_integer(number_integer_t val) override { return scalar(json(val)); }
@@ -219,6 +221,7 @@ class ListReader : public nlohmann::json_sax<json> {
   }
 
   [[nodiscard]] const std::optional<std::size_t>& parse_error_offset() const { return m_parse_error_offset; }
+  [[nodiscard]] const std::optional<std::size_t>& limit_row() const { return m_limit_row; }
   [[nodiscard]] const std::optional<std::string>& other_error() const { return m_other_error; }
 
  private:
@@ -315,6 +318,11 @@ class ListReader : public nlohmann::json_sax<json> {
       if (m_row_error.ok()) {
         auto row = read_row(m_row, m_row_index);
         if (row.ok()) {
+          if (m_rows.size() >= m_max_tenants) {  // this row is one too many: stop reading here
+            m_rows = {};
+            m_limit_row = m_row_index;
+            return false;
+          }
           m_rows.push_back(std::move(*row));
         } else {
           m_row_error = row.status();
@@ -328,7 +336,9 @@ class ListReader : public nlohmann::json_sax<json> {
 
   static constexpr std::size_t k_not_counting = std::numeric_limits<std::size_t>::max();
 
-  std::vector<Level> m_stack;  // bounded: too_deep_at ran first
+  std::size_t m_max_tenants;
+  std::optional<std::size_t> m_limit_row;  // the row past max_tenants, where reading stopped
+  std::vector<Level> m_stack;              // bounded: too_deep_at ran first
   bool m_root_is_object = false;
   RootKey m_root_key = RootKey::other;
   std::optional<bool> m_success;
@@ -349,8 +359,8 @@ class ListReader : public nlohmann::json_sax<json> {
 
 }  // namespace
 
-util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status,
-                                                                 std::string_view body) {
+util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status, std::string_view body,
+                                                                 std::size_t max_tenants) {
   if (http_status && *http_status != 200) {
     // Lead with the status: an error page from a proxy is not "invalid JSON at byte 0".
     const bool inactive = *http_status == 503 && body.find(k_inactive_message) != std::string_view::npos;
@@ -368,8 +378,14 @@ util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<i
                                     std::to_string(k_max_nesting_depth) + " levels (at byte offset " +
                                     std::to_string(*at) + "; a tenant list needs 3)");
   }
-  ListReader reader;
+  ListReader reader(max_tenants);
   json::sax_parse(body.begin(), body.end(), &reader);
+  if (reader.limit_row()) {
+    return util::Status::limit_exceeded(what + ": more than " + std::to_string(max_tenants) + " tenants (data[" +
+                                        std::to_string(*reader.limit_row()) +
+                                        "] is one too many; --max-tenants raises the limit, a real master "
+                                        "serves thousands)");
+  }
   if (reader.parse_error_offset()) {
     return util::Status::corruption(what + ": body is not valid JSON at byte offset " +
                                     std::to_string(*reader.parse_error_offset()) + " of " +

@@ -21,8 +21,9 @@ namespace moonquota::reconcile {
 
 // `http_status` is empty for a saved body (--live-json): then a {"success":false} body is
 // classified by error_code -1011 alone, its message telling a standby ("service plane is not
-// active") from multi-tenancy off.
-[[nodiscard]] util::Result<std::vector<LiveTenant>> parse_tenant_list_response(std::optional<int> http_status,
-                                                                               std::string_view body);
+// active") from multi-tenancy off. A list of more than `max_tenants` rows is limit_exceeded,
+// naming the first row too many; reading stops there.
+[[nodiscard]] util::Result<std::vector<LiveTenant>> parse_tenant_list_response(
+    std::optional<int> http_status, std::string_view body, std::size_t max_tenants = k_default_max_tenants);
 
 }  // namespace moonquota::reconcile

@@ -73,6 +73,8 @@ util::Status set_global(const PromSample& s, std::uint64_t value, std::optional<
 // never moves them, so the index can key on views of their ids.
 class Collector {
  public:
+  explicit Collector(std::size_t max_tenants) : m_max_tenants(max_tenants) {}
+
   void note_comment(std::string_view name) {
     if (tenant_field(name) != nullptr) m_out.block_present = true;
   }
@@ -95,6 +97,11 @@ class Collector {
     if (tenant == nullptr) return bad(s, "series without a tenant_id label");
     auto it = m_index.find(*tenant);
     if (it == m_index.end()) {
+      if (m_partials.size() >= m_max_tenants) {
+        return util::Status::limit_exceeded(
+            "metrics line " + std::to_string(s.line) + ": more than " + std::to_string(m_max_tenants) +
+            " distinct tenants (--max-tenants raises the limit; a real master serves thousands)");
+      }
       m_partials.emplace_back();
       m_partials.back().tenant.tenant_id = *tenant;
       it = m_index.emplace(m_partials.back().tenant.tenant_id, &m_partials.back()).first;
@@ -123,6 +130,7 @@ class Collector {
   }
 
  private:
+  std::size_t m_max_tenants;
   TenantMetrics m_out;
   std::deque<Partial> m_partials;
   std::unordered_map<std::string_view, Partial*> m_index;  // views of m_partials' ids
@@ -130,16 +138,16 @@ class Collector {
 
 }  // namespace
 
-util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition) {
-  Collector collector;
+util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition, std::size_t max_tenants) {
+  Collector collector(max_tenants);
   for (const auto& [name, type] : exposition.types) collector.note_comment(name);
   for (const auto& [name, text] : exposition.help) collector.note_comment(name);
   for (const auto& s : exposition.samples) MQ_RETURN_IF_ERROR(collector.add(s));
   return collector.finish();
 }
 
-util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text) {
-  Collector collector;
+util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text, std::size_t max_tenants) {
+  Collector collector(max_tenants);
   MQ_RETURN_IF_ERROR(scan_prometheus_text(
       metrics_text, [&](PromSample&& s) { return collector.add(s); },
       [&](std::string_view, std::string_view name, std::string_view) { collector.note_comment(name); }));

@@ -19,10 +19,14 @@ namespace moonquota::reconcile {
 // charge exceeds 2^63-1, a series is duplicated, or a tenant gauge lacks tenant_id. A tenant that
 // lacks one of the six gauges (an older or newer master) is not an error: it is listed in
 // `incomplete` with the series it lacks, and the caller compares it with the tenant list.
-[[nodiscard]] util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition);
+// More than `max_tenants` distinct tenants is limit_exceeded, naming the line of the first one too
+// many; reading stops there.
+[[nodiscard]] util::Result<TenantMetrics> extract_tenant_metrics(const PromExposition& exposition,
+                                                                 std::size_t max_tenants = k_default_max_tenants);
 
 // parse_prometheus_text + extract_tenant_metrics, streamed: only the tenant block is kept, so
 // memory follows the number of tenants, not the size of /metrics.
-[[nodiscard]] util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text);
+[[nodiscard]] util::Result<TenantMetrics> parse_tenant_metrics(std::string_view metrics_text,
+                                                               std::size_t max_tenants = k_default_max_tenants);
 
 }  // namespace moonquota::reconcile

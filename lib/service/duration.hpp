@@ -1,5 +1,6 @@
 // Durations as operators write them on a command line (--every): a positive whole number followed
-// by one unit, ms, s, m or h ("500ms", "30s", "5m", "1h"). No bare numbers, no fractions, no sums.
+// by one unit, ms, s, m, h or d ("500ms", "30s", "5m", "1h", "7d"); leading zeros count for nothing.
+// No bare numbers, no fractions, no sums.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@ inline constexpr std::uint64_t k_max_duration_ms = 7ULL * 24 * 3600 * 1000;
 // unit, zero, above k_max_duration_ms).
 [[nodiscard]] util::Result<std::uint64_t> parse_duration_ms(const std::string& text, const std::string& flag);
 
-// "500ms", "30s", "5m", "1h": the largest unit that divides `ms` exactly.
+// "500ms", "30s", "5m", "1h", "1d": the largest unit that divides `ms` exactly.
 [[nodiscard]] std::string duration_text(std::uint64_t ms);
 
 }  // namespace moonquota::service

@@ -4,8 +4,10 @@
 #include <sstream>
 
 #include "report/reconcile/reconcile_history.hpp"
+#include "report/reconcile/reconcile_json.hpp"
 #include "report/reconcile/reconcile_report.hpp"
 #include "service/duration.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::service {
 
@@ -18,20 +20,67 @@ HttpAnswer text(int status, std::string body) { return {status, "text/plain; cha
 HttpAnswer json_error(int status, const std::string& message) {
   nlohmann::ordered_json j;
   j["error"] = message;
-  return {status, k_json, j.dump() + "\n"};
+  // A message may quote a query the client sent, which need not be UTF-8: its bad bytes become
+  // U+FFFD rather than an exception (and cpp-httplib's 500).
+  return {status, k_json, j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"};
+}
+
+// Why there is no comparison to show, as /healthz would say it.
+std::string no_comparison_reason(const StateView& view) {
+  if (!view.last) return "no audit has finished yet";
+  std::string reason = "no audit has compared the master yet";
+  if (view.last->result == app::RunResult::error) {
+    reason += "; the newest audit failed (exit " + std::to_string(view.last->exit_code) + "): " + view.last->error;
+  }
+  return reason;
+}
+
+// The comparison shown is older than the newest audit, which failed: say so, with its age.
+std::string stale_banner(const StateView& view, std::uint64_t now_ms) {
+  if (!view.last || view.last->result != app::RunResult::error || view.last->audit == view.compared) return {};
+  const std::uint64_t at = view.compared->run_at_ms;
+  const auto age = static_cast<std::int64_t>(now_ms > at ? now_ms - at : 0);
+  return "stale: this comparison sampled the master at " + util::utc_iso8601(static_cast<std::int64_t>(at)) + ", " +
+         util::hms_text(age) + " ago; the newest audit (finished " +
+         util::utc_iso8601(static_cast<std::int64_t>(view.last->finished_ms)) + ") failed (exit " +
+         std::to_string(view.last->exit_code) + "): " + view.last->error;
+}
+
+// /report.json's `service` member (an addition to quota-reconcile/1): when the comparison was
+// made, how old it is, and how the newest audit ended.
+nlohmann::ordered_json service_json(const StateView& view, std::uint64_t now_ms) {
+  const std::uint64_t at = view.compared->run_at_ms;
+  nlohmann::ordered_json j;
+  j["compared_at_ms"] = at;
+  j["age_ms"] = now_ms > at ? now_ms - at : 0;
+  nlohmann::ordered_json newest;
+  newest["result"] = app::run_result_name(view.last->result);
+  newest["exit_code"] = view.last->exit_code;
+  newest["finished_ms"] = view.last->finished_ms;
+  if (view.last->result == app::RunResult::error) newest["error"] = view.last->error;
+  j["newest_audit"] = std::move(newest);
+  j["stale"] = !stale_banner(view, now_ms).empty();
+  return j;
 }
 
 HttpAnswer report(const StateView& view, const EndpointContext& context, report::OutputFormat format,
-                  const char* content_type) {
-  if (!view.compared) return text(503, "no audit has finished yet");
+                  std::uint64_t now_ms) {
+  const bool json = format == report::OutputFormat::json;
+  if (!view.compared) return json ? json_error(503, no_comparison_reason(view)) : text(503, no_comparison_reason(view));
   const app::AuditResult& audit = *view.compared;
+  if (json) {
+    auto j = report::reconcile_report_json(audit.report, audit.trends ? &*audit.trends : nullptr);
+    if (view.last) j["service"] = service_json(view, now_ms);
+    return {200, k_json, j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"};
+  }
   report::ReconcileRenderOptions options;
   options.run_at_ms = audit.run_at_ms;
   options.exit_code = audit.exit_code;
   options.cluster = context.cluster;
+  options.banner = stale_banner(view, now_ms);
   std::ostringstream out;
   report::render_reconcile(audit.report, audit.trends ? &*audit.trends : nullptr, format, options, out);
-  return {200, content_type, out.str()};
+  return {200, "text/html; charset=utf-8", out.str()};
 }
 
 HttpAnswer history(const QueryParams& query, const StateView& view, const EndpointContext& context) {
@@ -84,8 +133,8 @@ HttpAnswer answer_request(const std::string& path, const QueryParams& query, con
     const Health health = health_of(view, context.interval_ms, now_ms);
     return text(health.ok ? 200 : 503, health.reason);
   }
-  if (path == "/report") return report(view, context, report::OutputFormat::html, "text/html; charset=utf-8");
-  if (path == "/report.json") return report(view, context, report::OutputFormat::json, k_json);
+  if (path == "/report") return report(view, context, report::OutputFormat::html, now_ms);
+  if (path == "/report.json") return report(view, context, report::OutputFormat::json, now_ms);
   if (path == "/history") return history(query, view, context);
   return text(404, "not found: " + path + " (endpoints: /metrics /healthz /report /report.json /history)");
 }

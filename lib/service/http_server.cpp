@@ -10,6 +10,13 @@
 
 namespace moonquota::service {
 
+namespace {
+
+// A request body is never read: anything larger than this is refused before it is buffered.
+constexpr std::size_t k_max_request_body_bytes = 64 * 1024;
+
+}  // namespace
+
 struct HttpServer::Impl {
   httplib::Server http;
   std::thread thread;
@@ -18,7 +25,7 @@ struct HttpServer::Impl {
 util::Result<ListenAddress> parse_listen_address(const std::string& text, const std::string& flag) {
   const auto bad = [&](const std::string& why) {
     return util::Status::invalid_argument(flag + " '" + text + "': " + why +
-                                          " (HOST:PORT, e.g. 127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464; port 0 "
+                                          " (HOST:PORT, e.g. 127.0.0.1:9464, 0.0.0.0:9464 or :9464, [::1]:9464; port 0 "
                                           "picks a free one)");
   };
   const auto colon = text.rfind(':');
@@ -31,6 +38,7 @@ util::Result<ListenAddress> parse_listen_address(const std::string& text, const 
   } else if (out.host.find(':') != std::string::npos) {
     return bad("an IPv6 address goes in brackets");
   }
+  if (out.host.empty() && colon == 0) out.host = "0.0.0.0";  // ":9464", the common shorthand: every interface
   if (out.host.empty()) return bad("no host");
   if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) {
     return bad("the port is not a number");
@@ -64,6 +72,18 @@ util::Result<std::unique_ptr<HttpServer>> HttpServer::start(const ListenAddress&
     res.status = answer.status;
     res.set_content(std::move(answer.body), answer.content_type.c_str());
   });
+  // Every endpoint is read-only: another method is 405 with Allow, and its body is not kept.
+  const auto not_allowed = [](const httplib::Request& /*req*/, httplib::Response& res) {
+    res.status = 405;
+    res.set_header("Allow", "GET, HEAD");
+    res.set_content("method not allowed: every endpoint answers GET and HEAD\n", "text/plain; charset=utf-8");
+  };
+  impl->http.Post(".*", not_allowed);
+  impl->http.Put(".*", not_allowed);
+  impl->http.Patch(".*", not_allowed);
+  impl->http.Delete(".*", not_allowed);
+  impl->http.Options(".*", not_allowed);
+  impl->http.set_payload_max_length(k_max_request_body_bytes);
   errno = 0;
   int port = address.port;
   if (port == 0) {

@@ -103,12 +103,17 @@ util::Result<S3Config> s3_config_from_environment(const EnvLookup& env) {
 
 util::Result<std::map<std::string, std::string>> read_environment_file(const std::string& path) {
   MQ_ASSIGN_OR_RETURN(std::string text, util::read_small_file(path, k_env_file_limit));
+  return parse_environment_text(text, path);
+}
+
+util::Result<std::map<std::string, std::string>> parse_environment_text(std::string_view text,
+                                                                        const std::string& path) {
   std::map<std::string, std::string> out;
   std::size_t line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
     const auto end = std::min(text.find('\n', pos), text.size());
-    std::string line = trim(text.substr(pos, end - pos));
+    std::string line = trim(std::string(text.substr(pos, end - pos)));
     pos = end + 1;
     ++line_no;
     if (line.empty() || line[0] == '#') continue;

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "util/status.hpp"
 
@@ -58,6 +59,10 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string& na
 // lines, '#' comments, blank lines, an optional "export " prefix, values optionally in single or
 // double quotes. Errors: not_found / io_error for the file, invalid_argument naming the line.
 [[nodiscard]] util::Result<std::map<std::string, std::string>> read_environment_file(const std::string& path);
+
+// The same rules over text already read; errors name `path` and the line.
+[[nodiscard]] util::Result<std::map<std::string, std::string>> parse_environment_text(std::string_view text,
+                                                                                      const std::string& path);
 
 // "true"/"false" the way the master reads its booleans (also 1/0, yes/no, on/off; any case).
 [[nodiscard]] std::optional<bool> parse_bool_setting(const std::string& text);

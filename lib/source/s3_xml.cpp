@@ -75,11 +75,15 @@ std::string xml_unescape(std::string_view text) {
       out += text[i];
       continue;
     }
-    const auto semi = text.find(';', i);
-    if (semi == std::string_view::npos || semi - i > 10) {
+    // An entity spans at most 10 bytes after its '&' ("&#x10FFFF;"): looking further would make
+    // a run of '&' without ';' quadratic in its length.
+    const auto window = text.substr(i, 11);
+    const auto semi_at = window.find(';');
+    if (semi_at == std::string_view::npos) {
       out += text[i];
       continue;
     }
+    const std::size_t semi = i + semi_at;
     const std::string_view entity = text.substr(i + 1, semi - i - 1);
     if (entity == "lt") {
       out += '<';

@@ -192,15 +192,104 @@ util::Result<InspectOutcome> run_diff(const InspectStores& stores, const Inspect
   return outcome;
 }
 
+// What a restore does with a candidate it cannot use: rejects it and tries the next. Our own
+// guards, a store we could not read and a usage error are not the master's rejection.
+bool is_candidate_rejection(const Status& status) {
+  const auto code = status.code();
+  return code != util::StatusCode::limit_exceeded && code != util::StatusCode::unavailable &&
+         code != util::StatusCode::invalid_argument;
+}
+
+// One snapshot read for survival: its descriptor's created_at (delays count from it), the
+// resolved points and the scan.
+struct SurvivalRead {
+  std::int64_t created_at_ms = 0;
+  std::vector<inspect::SurvivalPoint> points;
+  restore::SurvivalScan scan;
+};
+
+util::Result<SurvivalRead> read_for_survival(source::ObjectStore& store, const Prepared& p,
+                                             const InspectRequest& request, const inspect::SelectedSnapshot& sel) {
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.decode_tasks = false;
+  SurvivalRead read;
+  std::optional<std::int64_t> created_at;
+  std::string descriptor_error;
+  {  // the header read (segments included) is released before the shards are read
+    MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
+                        restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {}));
+    if (header.descriptor) created_at = header.descriptor->created_at_ms;
+    descriptor_error = header.descriptor_error;
+  }
+  MQ_ASSIGN_OR_RETURN(read.points, inspect::resolve_survival_points(request.points, created_at, request.restore_time_ms,
+                                                                    descriptor_error));
+  read.created_at_ms = *created_at;
+  restore::SurvivalOptions options;
+  options.lease_model = request.lease_model;
+  for (const auto& point : read.points) options.points_ms.push_back(point.at_ms);
+  MQ_ASSIGN_OR_RETURN(
+      read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads));
+  if (read.scan.snapshot.master_rejection && !p.restore.fixed_master) {
+    return Status::corruption(*read.scan.snapshot.master_rejection);
+  }
+  return read;
+}
+
+// The restore path reads the snapshot a restore restores, as quota-rebuild does: the catalog's
+// latest or, when a restore rejects it, the next candidate it accepts (an explicit --snapshot or
+// --snapshot-dir has no fallback). The master verdict of the header then names the rejections and
+// the snapshot restored; `read_id` is the snapshot every point restores.
+util::Result<SurvivalRead> choose_survival_candidate(source::ObjectStore& store, Prepared& p,
+                                                     const InspectRequest& request, std::string& read_id) {
+  const auto& latest = p.context.selected;
+  read_id = latest.snapshot_id;
+  auto first = read_for_survival(store, p, request, latest);
+  if (first.ok()) decide_verdict(store, p, first->scan.snapshot);
+  if (first.ok() || !latest.from_catalog_latest || !is_candidate_rejection(first.status())) {
+    return naming_snapshot(std::move(first), latest);
+  }
+  inspect::MasterVerdict verdict;
+  verdict.rejection = first.status().message();
+  for (std::size_t c = 1; c < latest.candidates.size(); ++c) {
+    inspect::SelectedSnapshot candidate = latest;
+    candidate.snapshot_id = latest.candidates[c];
+    candidate.snapshot_dir = latest.catalog_root + candidate.snapshot_id;
+    auto next = read_for_survival(store, p, request, candidate);
+    if (!next.ok() && !is_candidate_rejection(next.status())) return naming_snapshot(std::move(next), candidate);
+    verdict.fallback.push_back({candidate.snapshot_id, next.ok(), next.ok() ? "" : next.status().message()});
+    if (next.ok()) {
+      verdict.restored_id = candidate.snapshot_id;
+      p.context.verdict = verdict;
+      read_id = candidate.snapshot_id;
+      return next;
+    }
+  }
+  return naming_snapshot(
+      Status::corruption(first.status().message() + "; a restore rejects every other candidate too (" +
+                         std::to_string(latest.candidates.size()) +
+                         " in all: snapshot-inspect verify names each reason), so the master starts EMPTY and keeps "
+                         "nothing at any point"),
+      latest);
+}
+
 util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const InspectRequest& request,
                                           std::ostream& out) {
   const bool promote = request.promote;
   InspectRequest selected_request = request;
   if (promote && selected_request.selection.snapshot.empty()) selected_request.selection.snapshot = "latest";
   MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, selected_request));
+  if (!promote) {
+    std::string read_id;
+    MQ_ASSIGN_OR_RETURN(SurvivalRead read, choose_survival_candidate(store, p, request, read_id));
+    SurvivalReport report = build_survival_report(p.context, read.scan, read.points, request.lease_model,
+                                                  read.created_at_ms, request.restore_time_ms);
+    report.restored_snapshot_id = read_id;
+    render_survival(report, read.scan.snapshot, request.format, out);
+    return InspectOutcome{};
+  }
+  // The promotion path bootstraps from the latest snapshot only, as a standby does (no fallback).
   const auto& sel = p.context.selected;
-  // created_at comes from descriptor.txt, read before the points can be resolved; the header
-  // read (segments included) is released before the shards are read.
   restore::ScanOptions header_options = p.scan;
   header_options.decode_shards = false;
   header_options.decode_tasks = false;
@@ -215,27 +304,15 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
   restore::SurvivalOptions options;
   options.lease_model = request.lease_model;
   for (const auto& point : points) options.points_ms.push_back(point.at_ms);
-  if (promote) {
-    restore::ReplayOptions replay;
-    replay.until_seq = request.until_seq;
-    MQ_ASSIGN_OR_RETURN(
-        restore::PromoteSurvival survival,
-        restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, options));
-    p.context.verdict_applies = false;
-    const SurvivalReport report = build_promote_survival_report(p.context, survival, points, request.lease_model,
-                                                                *created_at, request.restore_time_ms);
-    render_survival(report, header, request.format, out);
-    return InspectOutcome{};
-  }
-  header = {};
+  restore::ReplayOptions replay;
+  replay.until_seq = request.until_seq;
   MQ_ASSIGN_OR_RETURN(
-      restore::SurvivalScan scan,
-      naming_snapshot(
-          restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads), sel));
-  decide_verdict(store, p, scan.snapshot);
-  const SurvivalReport report =
-      build_survival_report(p.context, scan, points, request.lease_model, *created_at, request.restore_time_ms);
-  render_survival(report, scan.snapshot, request.format, out);
+      restore::PromoteSurvival survival,
+      restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, options));
+  p.context.verdict_applies = false;
+  const SurvivalReport report = build_promote_survival_report(p.context, survival, points, request.lease_model,
+                                                              *created_at, request.restore_time_ms);
+  render_survival(report, header, request.format, out);
   return InspectOutcome{};
 }
 

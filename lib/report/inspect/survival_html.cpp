@@ -1,5 +1,5 @@
 // `snapshot-inspect survival` as a self-contained HTML page: the totals per point, the notes, and
-// per tenant when its charge is half and wholly gone with an SVG survival curve.
+// per tenant when its charge is half and wholly gone, an SVG survival curve and its table per point.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -9,6 +9,29 @@
 #include "report/svg_chart.hpp"
 
 namespace moonquota::report {
+
+namespace {
+
+// One row per point: the totals (`tenant` null) or one tenant's amounts.
+void render_points_table(const SurvivalReport& r, const std::size_t* tenant, std::ostream& out) {
+  out << "<table><thead><tr><th>point</th><th>delay</th>";
+  for (const char* h :
+       {"objects kept", "bytes kept", "charged kept", "objects dropped", "bytes dropped", "charged dropped", "kept"}) {
+    out << "<th>" << h << "</th>";
+  }
+  out << "</tr></thead><tbody>\n";
+  for (const auto& p : r.points) {
+    std::vector<std::string> cells;
+    survival_add_amount_cells(cells, tenant != nullptr ? p.tenants[*tenant] : p.totals);
+    out << "<tr><td>" << html_escape(survival_point_label(p.point)) << "</td><td>"
+        << html_escape(delay_text(p.point.delay_ms)) << "</td>";
+    for (const auto& c : cells) out << "<td class=\"n\">" << html_escape(c) << "</td>";
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+}  // namespace
 
 void render_survival_html(const SurvivalReport& r, std::ostream& out) {
   const std::string& id = r.context.selected.snapshot_id;
@@ -21,17 +44,7 @@ void render_survival_html(const SurvivalReport& r, std::ostream& out) {
       << "), now " << r.now_ms << " (" << survival_utc_text(r.now_ms) << "); path "
       << html_escape(survival_path_text(r)) << "; lease model " << html_escape(survival_lease_text(r.lease_model))
       << "</p>\n";
-  out << "<table><thead><tr><th>point</th><th>delay</th><th>objects kept</th><th>bytes kept</th><th>charged "
-         "bytes</th><th>objects dropped</th><th>bytes dropped</th><th>kept</th></tr></thead><tbody>\n";
-  for (const auto& p : r.points) {
-    std::vector<std::string> cells;
-    survival_add_amount_cells(cells, p.totals);
-    out << "<tr><td>" << html_escape(survival_point_label(p.point)) << "</td><td>"
-        << html_escape(delay_text(p.point.delay_ms)) << "</td>";
-    for (const auto& c : cells) out << "<td class=\"n\">" << html_escape(c) << "</td>";
-    out << "</tr>\n";
-  }
-  out << "</tbody></table>\n";
+  render_points_table(r, nullptr, out);
   for (const auto& p : r.points) {
     const std::string note = survival_promotion_note(p);
     if (!note.empty())
@@ -40,9 +53,11 @@ void render_survival_html(const SurvivalReport& r, std::ostream& out) {
   }
   for (std::size_t t = 0; t < r.decay.size(); ++t) {
     const auto& d = r.decay[t];
-    out << "<h2>" << html_escape(d.tenant_id) << "</h2>\n<p>charged at delay 0: " << survival_dec(d.charged_at_zero)
-        << " bytes; half gone after " << html_escape(survival_gone_text(d.half_gone_after_ms, r)) << "; all gone after "
-        << html_escape(survival_gone_text(d.all_gone_after_ms, r)) << "</p>\n";
+    out << "<h2>" << html_escape(d.tenant_id) << "</h2>\n<p>reference " << html_escape(survival_reference_text(d));
+    if (d.reference_delay_ms) out << ", charged there " << survival_dec(d.charged_at_reference) << " bytes";
+    out << "; half gone after " << html_escape(survival_gone_text(d.half_gone_after_ms, d, r)) << "; all gone after "
+        << html_escape(survival_gone_text(d.all_gone_after_ms, d, r)) << "</p>\n";
+    render_points_table(r, &t, out);
     ChartSeries series{d.tenant_id, {}};
     for (const auto& p : r.points) {
       const auto charged = saturate(p.tenants[t].kept.charged_bytes);

@@ -49,6 +49,7 @@ Json survival_optional_ms(const std::optional<std::int64_t>& ms) { return ms ? J
 Json survival_report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) {
   Json j = header_json(r.context, snap, k_survival_schema);
   j["path"] = r.path;
+  if (r.path != "promote") j["restored_snapshot_id"] = r.restored_snapshot_id;
   if (r.oplog) {
     j["oplog"] = {{"origin", r.oplog->origin},
                   {"first_expected_seq", r.oplog->first_expected},
@@ -85,6 +86,8 @@ Json survival_report_json(const SurvivalReport& r, const restore::ScannedSnapsho
     Json dj;
     put_bytes(dj, "tenant_id", d.tenant_id);
     dj["charged_bytes_at_delay_0"] = saturate(d.charged_at_zero);
+    dj["reference_delay_ms"] = survival_optional_ms(d.reference_delay_ms);
+    dj["charged_bytes_at_reference"] = saturate(d.charged_at_reference);
     dj["half_gone_after_ms"] = survival_optional_ms(d.half_gone_after_ms);
     dj["all_gone_after_ms"] = survival_optional_ms(d.all_gone_after_ms);
     decay.push_back(std::move(dj));
@@ -104,7 +107,7 @@ void render_survival_ndjson(const SurvivalReport& r, std::ostream& out) {
     for (const auto& t : p.tenants) {
       Json j;
       j["schema"] = k_survival_schema;
-      j["snapshot_id"] = r.context.selected.snapshot_id;
+      j["snapshot_id"] = r.restored_snapshot_id.empty() ? r.context.selected.snapshot_id : r.restored_snapshot_id;
       j["path"] = r.path;
       j["lease_model"] = restore::lease_model_name(r.lease_model);
       j.update(survival_point_json(p));

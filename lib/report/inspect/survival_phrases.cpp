@@ -32,7 +32,15 @@ std::string survival_utc_text(std::uint64_t ms) {
 }
 
 std::string survival_path_text(const SurvivalReport& r) {
-  if (r.path != "promote") return "restore (the master's restore: the post-restore filter, snapshot-format.md §10)";
+  if (r.path != "promote") {
+    std::string s = "restore (the master's restore: the post-restore filter, snapshot-format.md §10)";
+    if (!r.restored_snapshot_id.empty() && r.restored_snapshot_id != r.context.selected.snapshot_id) {
+      s += " of snapshot " + r.restored_snapshot_id +
+           ", the candidate a restore accepts (the latest is rejected: see "
+           "master)";
+    }
+    return s;
+  }
   std::string s =
       "promote (a standby bootstraps from the latest snapshot at each point (snapshot-format.md §11), replays the "
       "OpLog tail";
@@ -69,9 +77,16 @@ const char* survival_lease_text(restore::LeaseModel model) {
              : "upstream (3b5a5941: an object is erased when restore time >= its lease_timeout)";
 }
 
-std::string survival_gone_text(const std::optional<std::int64_t>& ms, const SurvivalReport& r) {
+std::string survival_gone_text(const std::optional<std::int64_t>& ms, const TenantDecay& d, const SurvivalReport& r) {
+  if (!d.reference_delay_ms) return "n/a";
   if (ms) return delay_text(*ms);
   return "beyond " + delay_text(r.points.empty() ? 0 : r.points.back().point.delay_ms);
+}
+
+std::string survival_reference_text(const TenantDecay& d) {
+  if (!d.reference_delay_ms) return "none: EMPTY at every point";
+  if (*d.reference_delay_ms == 0) return "0";
+  return delay_text(*d.reference_delay_ms) + " (EMPTY before)";
 }
 
 void survival_add_amount_cells(std::vector<std::string>& cells, const SurvivalRow& row) {
@@ -80,6 +95,7 @@ void survival_add_amount_cells(std::vector<std::string>& cells, const SurvivalRo
   cells.push_back(survival_dec(row.kept.charged_bytes));
   cells.push_back(std::to_string(row.dropped.objects));
   cells.push_back(survival_dec(row.dropped.bytes));
+  cells.push_back(survival_dec(row.dropped.charged_bytes));
   cells.push_back(survival_share_text(row));
 }
 

@@ -12,22 +12,24 @@ namespace moonquota::report {
 
 namespace {
 
-// Per tenant (in the order of the points' rows): the charge kept at delay 0 and the first point
-// with delay >= 0 at which at most half / none of it is kept.
+// Per tenant (in the order of the points' rows): the charge kept at delay 0, the reference (the
+// first point with delay >= 0 that is not an EMPTY promotion: an EMPTY point would make every
+// charge "gone at once"), and the first point from there at which at most half / none is kept.
 void fill_survival_decay(SurvivalReport& r) {
   if (r.points.empty()) return;
   for (std::size_t t = 0; t < r.points.front().tenants.size(); ++t) {
     TenantDecay d;
     d.tenant_id = r.points.front().tenants[t].tenant_id;
-    bool reference = false;
     for (const auto& p : r.points) {
       if (p.point.delay_ms < 0) continue;
       const util::u128 kept = p.tenants[t].kept.charged_bytes;
-      if (!reference) {  // the first point with delay >= 0 is delay 0 (always in the list)
-        d.charged_at_zero = kept;
-        reference = true;
+      if (p.point.delay_ms == 0) d.charged_at_zero = kept;
+      if (!d.reference_delay_ms) {
+        if (p.promotion && p.promotion->starts_empty) continue;
+        d.reference_delay_ms = p.point.delay_ms;
+        d.charged_at_reference = kept;
       }
-      if (!d.half_gone_after_ms && kept * 2 <= d.charged_at_zero) d.half_gone_after_ms = p.point.delay_ms;
+      if (!d.half_gone_after_ms && kept * 2 <= d.charged_at_reference) d.half_gone_after_ms = p.point.delay_ms;
       if (!d.all_gone_after_ms && kept == 0) d.all_gone_after_ms = p.point.delay_ms;
     }
     r.decay.push_back(std::move(d));

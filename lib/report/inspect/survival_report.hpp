@@ -45,9 +45,13 @@ struct SurvivalPointRows {
 
 struct TenantDecay {
   std::string tenant_id;
-  util::u128 charged_at_zero = 0;  // charged bytes kept at delay 0
-  // The first point with delay >= 0 at which at most half (2 x kept <= charged_at_zero) / none of
-  // that charge is kept; none: beyond the last point.
+  util::u128 charged_at_zero = 0;  // charged bytes kept at delay 0 (0 when the promotion is EMPTY there)
+  // The reference of "half gone" / "all gone": the first point with delay >= 0 at which the master
+  // does not start EMPTY (delay 0 on the restore path); none when it is EMPTY at every such point.
+  std::optional<std::int64_t> reference_delay_ms;
+  util::u128 charged_at_reference = 0;
+  // The first point at or after the reference at which at most half (2 x kept <= charged at the
+  // reference) / none of that charge is kept; none: beyond the last point, or no reference.
   std::optional<std::int64_t> half_gone_after_ms;
   std::optional<std::int64_t> all_gone_after_ms;
 };
@@ -64,6 +68,8 @@ struct SurvivalOpLog {
 struct SurvivalReport {
   InspectContext context;
   std::string path = "restore";        // restore | promote
+  std::string restored_snapshot_id;    // path restore: the snapshot every point restores (a fallback
+                                       // when a restore rejects the latest); empty on path promote
   std::optional<SurvivalOpLog> oplog;  // path promote only
   restore::LeaseModel lease_model = restore::LeaseModel::upstream;
   std::int64_t created_at_ms = 0;

@@ -20,7 +20,11 @@ namespace moonquota::report {
 [[nodiscard]] const char* survival_lease_text(restore::LeaseModel model);
 // Why the promoted master holds less than the bootstrap and the OpLog give it; empty: it does not.
 [[nodiscard]] std::string survival_promotion_note(const SurvivalPointRows& p);
-[[nodiscard]] std::string survival_gone_text(const std::optional<std::int64_t>& ms, const SurvivalReport& r);
+// "5s", "beyond 1h" (not within the points), "n/a" (no reference: EMPTY at every point).
+[[nodiscard]] std::string survival_gone_text(const std::optional<std::int64_t>& ms, const TenantDecay& d,
+                                             const SurvivalReport& r);
+// "0", "5s (EMPTY before)", "none: EMPTY at every point".
+[[nodiscard]] std::string survival_reference_text(const TenantDecay& d);
 [[nodiscard]] std::string survival_point_label(const inspect::SurvivalPoint& p);
 // objects kept, bytes kept, charged bytes, objects dropped, bytes dropped, share kept.
 void survival_add_amount_cells(std::vector<std::string>& cells, const SurvivalRow& row);

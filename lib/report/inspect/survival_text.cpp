@@ -22,7 +22,8 @@ void render_survival_text(const SurvivalReport& r, const restore::ScannedSnapsho
   out << "lease model: " << survival_lease_text(r.lease_model) << "\n\n";
   TextTable table;
   for (const char* h : {"point", "at (UTC)", "delay", "tenant"}) table.add_column(h, Align::left);
-  for (const char* h : {"objects kept", "bytes kept", "charged bytes", "objects dropped", "bytes dropped", "kept"}) {
+  for (const char* h :
+       {"objects kept", "bytes kept", "charged kept", "objects dropped", "bytes dropped", "charged dropped", "kept"}) {
     table.add_column(h, Align::right);
   }
   for (const auto& p : r.points) {
@@ -37,8 +38,8 @@ void render_survival_text(const SurvivalReport& r, const restore::ScannedSnapsho
     }
   }
   table.render(out);
-  out << "(* added: delay 0 is the reference of the columns below, `now` what a restore right now keeps; "
-         "kept = share of the charge kept)\n";
+  out << "(* added: delay 0 is the reference of the columns below unless the promotion is EMPTY there, `now` "
+         "what a restore right now keeps; kept = share of the charge kept)\n";
   if (r.path == "promote") {
     out << "(promote: kept = what the promoted master holds, snapshot and OpLog tail; dropped = what the standby's "
            "bootstrap drops)\n";
@@ -53,12 +54,14 @@ void render_survival_text(const SurvivalReport& r, const restore::ScannedSnapsho
   out << "\n";
   TextTable decay;
   decay.add_column("tenant", Align::left);
-  decay.add_column("charged at delay 0", Align::right);
+  decay.add_column("reference", Align::right);
+  decay.add_column("charged there", Align::right);
   decay.add_column("half gone after", Align::right);
   decay.add_column("all gone after", Align::right);
   for (const auto& d : r.decay) {
-    decay.add_row({util::printable(d.tenant_id), survival_dec(d.charged_at_zero),
-                   survival_gone_text(d.half_gone_after_ms, r), survival_gone_text(d.all_gone_after_ms, r)});
+    decay.add_row({util::printable(d.tenant_id), survival_reference_text(d),
+                   d.reference_delay_ms ? survival_dec(d.charged_at_reference) : "-",
+                   survival_gone_text(d.half_gone_after_ms, d, r), survival_gone_text(d.all_gone_after_ms, d, r)});
   }
   decay.render(out);
 }

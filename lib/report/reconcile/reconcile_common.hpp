@@ -28,6 +28,13 @@ namespace moonquota::report {
   return "metadata is " + span + (ms >= 0 ? " older" : " newer") + " than the live sample";
 }
 
+// When the master was sampled: "2026-12-01T00:00:00.000Z (1796083200000 ms)", or why it is unknown.
+[[nodiscard]] inline std::string sampled_phrase(const reconcile::ReconcileReport& r) {
+  if (!r.live.first_sample_ms) return "unknown (saved responses without --sampled-at)";
+  const std::uint64_t ms = *r.live.first_sample_ms;
+  return util::utc_iso8601(static_cast<std::int64_t>(ms)) + " (" + std::to_string(ms) + " ms)";
+}
+
 // Which model made the expected side (docs/accounting.md, "The two models").
 [[nodiscard]] inline std::string model_phrase(const reconcile::ReconcileReport& r) {
   if (r.metadata.charge_model == restore::ChargeModel::live) {

@@ -21,6 +21,7 @@ constexpr const char* k_style =
     ".match{color:#1a7f37}.live_over,.live_under{color:#cf222e;font-weight:bold}"
     ".missing_live,.missing_metadata{color:#9a6700;font-weight:bold}.flags_mismatch{color:#8250df}"
     ".badge{padding:.2em .6em;border-radius:.3em;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}"
+    ".stale{border:2px solid #cf222e;background:#ffebe9;padding:.6em;font-weight:bold}"
     "svg{border:1px solid #ddd;background:#fff}";
 
 std::vector<ChartSeries> chart_series(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
@@ -76,19 +77,22 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
 
 }  // namespace
 
-void render_reconcile_html(const reconcile::ReconcileReport& r, const history::TrendTable* trends, std::ostream& out) {
+void render_reconcile_html(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
+                           const std::string& banner, std::ostream& out) {
   const auto& c = r.counts;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
       << "<title>quota-reconcile: " << html_escape(r.live.source) << "</title><style>" << k_style
       << "</style></head><body>\n";
   out << "<h1>Tenant quota reconciliation <span class=\"badge " << (r.drift() ? "bad\">DRIFT" : "ok\">in balance")
       << "</span></h1>\n";
+  if (!banner.empty()) out << "<p id=\"stale\" class=\"stale\">" << html_escape(banner) << "</p>\n";
   out << "<table id=\"summary\"><tbody>\n";
   auto row = [&](const std::string& k, const std::string& v) {
     out << "<tr><th>" << html_escape(k) << "</th><td>" << html_escape(v) << "</td></tr>\n";
   };
   row("model", model_phrase(r));
   row("live master", r.live.source);
+  row("sampled at", sampled_phrase(r));
   row("metadata point", metadata_point_phrase(r));
   row("metadata age", metadata_age_phrase(r));
   row("capacity",

@@ -6,13 +6,15 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "history/trend.hpp"
 #include "reconcile/reconcile_run.hpp"
 
 namespace moonquota::report {
 
+// A non-empty `banner` is shown above the summary as a warning (serve: a stale comparison).
 void render_reconcile_html(const reconcile::ReconcileReport& report, const history::TrendTable* trends,
-                           std::ostream& out);
+                           const std::string& banner, std::ostream& out);
 
 }  // namespace moonquota::report

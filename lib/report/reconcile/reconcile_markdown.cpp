@@ -18,6 +18,7 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
   out << "| | |\n|---|---|\n";
   out << "| model | " << cell(model_phrase(r)) << " |\n";
   out << "| live master | " << cell(r.live.source) << " |\n";
+  out << "| sampled at | " << cell(sampled_phrase(r)) << " |\n";
   out << "| metadata point | " << cell(metadata_point_phrase(r)) << " |\n";
   out << "| metadata age | " << cell(metadata_age_phrase(r)) << " |\n";
   out << "| capacity | " << r.metadata.table.capacity_bytes << " bytes ("

@@ -15,7 +15,7 @@ void render_reconcile(const reconcile::ReconcileReport& report, const history::T
     case OutputFormat::markdown: return render_reconcile_markdown(report, trends, out);
     case OutputFormat::prom:
       return render_reconcile_prom(report, trends, options.run_at_ms, options.exit_code, options.cluster, out);
-    case OutputFormat::html: return render_reconcile_html(report, trends, out);
+    case OutputFormat::html: return render_reconcile_html(report, trends, options.banner, out);
     case OutputFormat::text: return render_reconcile_text(report, trends, options.text, out);
   }
 }

@@ -18,6 +18,7 @@ struct ReconcileRenderOptions {
   std::uint64_t run_at_ms = 0;      // prom: the sample time of the run
   int exit_code = 0;                // prom: the run's exit code
   std::string cluster = "default";  // prom: the cluster label of every series
+  std::string banner;               // html: a warning above the summary (serve: a stale comparison)
 };
 
 // `trends` may be null (no --db). ndjson writes json.

@@ -59,7 +59,7 @@ void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
     out << ", " << util::counted(r.live.transport_failures, "transport failure", "transport failures");
   }
   out << ")";
-  if (r.live.first_sample_ms) out << ", sampled at " << *r.live.first_sample_ms << " ms";
+  if (r.live.first_sample_ms) out << ", sampled at " << sampled_phrase(r);
   out << "\n";
   if (r.live.capacity_bytes) out << "capacity:  live gauge " << *r.live.capacity_bytes << " bytes\n";
   out << "age:       " << metadata_age_phrase(r) << "\n";

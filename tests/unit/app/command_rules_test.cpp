@@ -7,6 +7,7 @@
 #include "app/inspect_command.hpp"
 #include "app/rebuild_command.hpp"
 #include "app/store_args.hpp"
+#include "util/elapsed.hpp"
 
 namespace moonquota::app {
 namespace {
@@ -33,6 +34,24 @@ TEST(StoreArgs, TheDefaultsAreThoseOfAMasterReadingItsLatestSnapshot) {
   EXPECT_EQ(resolved->selection.catalog, "embedded");
   EXPECT_EQ(resolved->restore_time_ms, 1700000000000U);
   EXPECT_FALSE(resolved->max_payload_bytes.has_value());
+}
+
+TEST(StoreArgs, ARestoreTimeOfPlusADelayCountsFromNow) {
+  StoreArgs args = local_store();
+  args.restore_time = "+30s";
+  const std::uint64_t before = util::epoch_ms_now();
+  auto resolved = resolve_store_args(args, {}, {});
+  const std::uint64_t after = util::epoch_ms_now();
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  EXPECT_GE(resolved->restore_time_ms, before + 30'000);
+  EXPECT_LE(resolved->restore_time_ms, after + 30'000);
+  for (const char* bad : {"+", "+30", "+x", "+-1s", "now+30s"}) {
+    args.restore_time = bad;
+    EXPECT_NE(usage_error(resolve_store_args(args, {}, {}).status()).find(std::string("--restore-time '") + bad),
+              std::string::npos);
+  }
+  args.restore_time = "+36526d";
+  EXPECT_NE(usage_error(resolve_store_args(args, {}, {}).status()).find("more than 100 years"), std::string::npos);
 }
 
 TEST(StoreArgs, EachConflictIsAUsageErrorNamingTheFlag) {
@@ -165,6 +184,17 @@ TEST(AuditCommand, AFlagTheLiveSourceWouldIgnoreIsAUsageErrorNamingIt) {
   AuditArgs both = saved_audit();
   both.live.master = {"http://127.0.0.1:9003"};
   EXPECT_NE(usage_error(plan_audit(both).status()).find("--master excludes"), std::string::npos);
+  AuditArgs nothing = saved_audit();
+  nothing.live.live_json.clear();
+  EXPECT_NE(usage_error(plan_audit(nothing).status()).find("give a live side: --master URL"), std::string::npos);
+  // serve audits again and again: it needs a master, never a saved response (audit item 1).
+  AuditArgs service = saved_audit();
+  service.service = true;
+  EXPECT_NE(usage_error(plan_audit(service).status()).find("serve samples a master at every audit"), std::string::npos);
+  service.live.live_json.clear();
+  EXPECT_NE(usage_error(plan_audit(service).status()).find("serve needs --master URL"), std::string::npos);
+  service.live.master = {"http://127.0.0.1:9003"};
+  EXPECT_TRUE(plan_audit(service).ok());
   AuditArgs persistence = saved_audit();
   persistence.persistence_runs = 3;
   EXPECT_NE(usage_error(plan_audit(persistence).status()).find("--persistence-runs"), std::string::npos);
@@ -182,6 +212,7 @@ TEST(AuditCommand, ThePlanCarriesTheLiveSideAndTheHistoryAsGiven) {
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   EXPECT_EQ(plan->config.request.live.list_files, args.live.live_json);
   EXPECT_EQ(plan->config.request.live.samples, 3U);
+  EXPECT_EQ(plan->config.request.live.max_tenants, reconcile::k_default_max_tenants);
   EXPECT_EQ(plan->config.request.live.timeouts.read_timeout_ms, 777U);
   EXPECT_EQ(plan->config.request.tolerance_bytes, 4096U);
   EXPECT_TRUE(plan->config.fail_on_unexplained);

@@ -197,6 +197,12 @@ TEST(PolicyYaml, SizeLimitIsOneMiB) {
       << above.status().message();
 }
 
+TEST(PolicyYaml, NestingBeyondTheReadersDepthNamesTheDepth) {
+  // Regression (fuzz campaign): valid YAML nested ~1,000 deep said only "invalid YAML: bad file".
+  const std::string text = "tenants: " + std::string(1000, '[') + std::string(1000, ']') + "\n";
+  expect_refused(text, {"policy.yaml' line 1 column ", "invalid YAML: nested ", " levels deep"});
+}
+
 TEST(PolicyYaml, FormatMatchesTheSpecSaveExample) {
   EXPECT_EQ(format_policy_yaml({{"tenant-b", 524288000}, {"tenant-a", 214748364800}}),
             "version: 1\n\ntenants:\n"

@@ -25,14 +25,38 @@ TEST(SurvivalPoints, ParsesDelaysAbsoluteAndNow) {
 }
 
 TEST(SurvivalPoints, BadValuesAreNamed) {
-  EXPECT_EQ(error_of("1s,5x"), "--at '5x' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("1s,5x"), "--at '5x' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
   EXPECT_EQ(error_of("1500"), "--at '1500' needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
-  EXPECT_EQ(error_of("-1s"), "--at '-1s' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
-  EXPECT_EQ(error_of("@"), "--at '@' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("-1s"), "--at '-1s' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
+  EXPECT_EQ(error_of("@"), "--at '@' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
   EXPECT_EQ(error_of("1s,,2s"), "--at '1s,,2s' has an empty item");
-  EXPECT_EQ(error_of("99999999999999999999d"), "--at '99999999999999999999d' is too large");
-  EXPECT_EQ(error_of("200000000000000d"), "--at '200000000000000d' is too large");
-  EXPECT_EQ(error_of("s"), "--at 's' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS or now");
+  EXPECT_EQ(error_of("99999999999999999999d"), "--at '99999999999999999999d' is more than 100 years");
+  EXPECT_EQ(error_of("200000000000000d"), "--at '200000000000000d' is more than 100 years");
+  // The audit's --at 99999999999d printed the year 273792727: 100 years is the limit.
+  EXPECT_EQ(error_of("99999999999d"), "--at '99999999999d' is more than 100 years");
+  EXPECT_EQ(error_of("36526d"), "--at '36526d' is more than 100 years");
+  EXPECT_TRUE(parse_survival_points("36525d").ok());
+  EXPECT_EQ(error_of("+"), "--at '+' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
+  EXPECT_EQ(error_of("+30"), "--at '+30' needs a unit (ms, s, m, h, d); an absolute instant is written @EPOCH_MS");
+  EXPECT_EQ(error_of("s"), "--at 's' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
+}
+
+// created_at 1,000,000; now 1,004,000. "+30s" is 30 s after now; an instant asked twice is one
+// point, labelled as first typed.
+TEST(SurvivalPoints, PlusDelaysCountFromNowAndDuplicatesMerge) {
+  auto specs = parse_survival_points("+30s,30s,30000ms,+0,now,00010s");
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  EXPECT_EQ((*specs)[0].kind, PointSpec::Kind::after_now);
+  EXPECT_EQ((*specs)[0].value_ms, 30'000u);
+  auto points = resolve_survival_points(*specs, 1'000'000, 1'004'000, "");
+  ASSERT_TRUE(points.ok()) << points.status().message();
+  std::vector<std::pair<std::uint64_t, std::string>> got;
+  for (const auto& p : *points) got.emplace_back(p.at_ms, p.label);
+  const std::vector<std::pair<std::uint64_t, std::string>> want = {{1'000'000, "0"},   {1'004'000, "+0"},
+                                                                   {1'004'000, "now"}, {1'010'000, "00010s"},
+                                                                   {1'030'000, "30s"}, {1'034'000, "+30s"}};
+  EXPECT_EQ(got, want);
+  EXPECT_EQ((*points)[5].delay_ms, 34'000);
 }
 
 // created_at 1,000,000; now 1,004,000. Asked: 10s, @999000, 2s. Added: 0 and now.

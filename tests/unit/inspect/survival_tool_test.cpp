@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "support/run_tool.hpp"
+#include "support/snapshot_test_support.hpp"
 
 namespace moonquota::inspect {
 namespace {
@@ -164,6 +167,52 @@ TEST(SurvivalTool, HtmlIsOnePageWithOneSvgPerTenant) {
   }
   EXPECT_EQ(count(run.out, "<script"), 0u);
   EXPECT_EQ(count(run.out, "<table>"), count(run.out, "</table>"));
+}
+
+// Audit fidelity item: the latest snapshot a restore rejects (here a corrupt metadata file) is not
+// survival's snapshot: like quota-rebuild it reads the next candidate a restore accepts, and says so.
+TEST(SurvivalTool, ARejectedLatestFallsBackToTheCandidateTheRestoreRestores) {
+  test::TempDir dir;
+  fs::copy(test::source_path("snapshots/inspect-diff-a/store"), dir.path() / "store", fs::copy_options::recursive);
+  const fs::path metadata = dir.path() / "store/mooncake_master_snapshot/mooncake_cluster/20260822_051200_000/metadata";
+  std::string bytes = test::read_file(metadata);
+  ASSERT_GT(bytes.size(), 40u);
+  bytes[30] = static_cast<char>(bytes[30] ^ 0xff);
+  {
+    std::ofstream out(metadata, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  const std::string store = (dir.path() / "store").string();
+  const std::string at = "1787400000000";
+  const auto survival = test::run_tool(
+      "snapshot-inspect", {"survival", "--store", store, "--restore-time", at, "--at", "now", "--format", "json"});
+  ASSERT_EQ(survival.exit_code, 0) << survival.err;
+  const auto rebuild = test::run_tool("quota-rebuild", {"--store", store, "--restore-time", at, "--format", "json"});
+  ASSERT_EQ(rebuild.exit_code, 0) << rebuild.err;
+  const json s = json::parse(survival.out);
+  const json r = json::parse(rebuild.out);
+  EXPECT_EQ(s["restored_snapshot_id"], "20260822_050200_000") << survival.out;
+  EXPECT_EQ(s["source"]["snapshot_id"], "20260822_051200_000");  // the latest, inspected and rejected
+  EXPECT_FALSE(s["master"]["restores_inspected"].get<bool>());
+  EXPECT_EQ(s["master"]["restored_snapshot_id"], "20260822_050200_000");
+  const auto text = test::run_tool("snapshot-inspect", {"survival", "--store", store, "--restore-time", at});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("of snapshot 20260822_050200_000, the candidate a restore accepts"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("=> the master restores 20260822_050200_000"), std::string::npos) << text.out;
+  // At `now` (= --restore-time), survival's charge per tenant is the rebuilt table's.
+  std::map<std::string, std::uint64_t> rebuilt;
+  for (const auto& t : r["tenants"]) rebuilt[t["tenant_id"]] = t["charged_bytes"];
+  std::map<std::string, std::uint64_t> kept;
+  for (const auto& point : s["points"]) {
+    if (!point["is_now"].get<bool>()) continue;
+    for (const auto& t : point["tenants"]) {
+      if (t["charged_bytes"].get<std::uint64_t>() > 0) kept[t["tenant_id"]] = t["charged_bytes"];
+    }
+  }
+  for (auto it = rebuilt.begin(); it != rebuilt.end();) it = it->second == 0 ? rebuilt.erase(it) : std::next(it);
+  EXPECT_FALSE(kept.empty());
+  EXPECT_EQ(kept, rebuilt);
 }
 
 TEST(SurvivalTool, BadValuesExitTwoNamingTheValue) {

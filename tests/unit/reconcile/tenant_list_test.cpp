@@ -85,6 +85,31 @@ TEST(TenantList, ExactLimitsAndEmptyList) {
   EXPECT_TRUE(empty->empty());
 }
 
+TEST(TenantList, MoreRowsThanMaxTenantsAreRefusedNamingTheRow) {
+  // Regression (fuzz finding F4): memory grew with the rows of any list under the response cap.
+  auto genuine = test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/api_list.json");
+  ASSERT_TRUE(parse_tenant_list_response(200, genuine, 6).ok());  // exactly the limit
+  auto refused = parse_tenant_list_response(200, genuine, 5);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), util::StatusCode::limit_exceeded);
+  EXPECT_NE(refused.status().message().find("more than 5 tenants (data[5] is one too many; --max-tenants"),
+            std::string::npos)
+      << refused.status().message();
+  // The default admits k_default_max_tenants rows and refuses one more.
+  std::string body = R"({"success":true,"data":[)";
+  for (std::size_t i = 0; i <= k_default_max_tenants; ++i) {
+    if (i > 0) body += ',';
+    body += R"({"tenant_id":"t)" + std::to_string(i) +
+            R"(","requested_quota_bytes":1,"effective_quota_bytes":1,"charged_bytes":0,"admission_closed":false,)"
+            R"("over_quota":false,"has_explicit_policy":true})";
+  }
+  body += "]}";
+  auto over = parse_tenant_list_response(200, body);
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("data[100000]"), std::string::npos) << over.status().message();
+  EXPECT_EQ(parse_tenant_list_response(200, body, k_default_max_tenants + 1)->size(), k_default_max_tenants + 1);
+}
+
 TEST(TenantList, MalformedRowsNameTheMember) {
   struct Case {
     std::string body;

@@ -89,6 +89,30 @@ TEST(TenantMetrics, EmptyTenantListWithTypeLinesIsAPresentBlock) {
   EXPECT_TRUE(m->tenants.empty());
 }
 
+TEST(TenantMetrics, MoreTenantsThanMaxTenantsAreRefusedNamingTheLine) {
+  // Regression (fuzz finding F4): a /metrics of many tiny tenants grew memory ~22x its size.
+  const auto text = test::read_source_file("snapshots/genuine-live/r1_quiescent_orphan/metrics.txt");
+  ASSERT_TRUE(parse_tenant_metrics(text, 6).ok());
+  auto refused = parse_tenant_metrics(text, 5);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), util::StatusCode::limit_exceeded);
+  EXPECT_NE(refused.status().message().find(": more than 5 distinct tenants (--max-tenants raises the limit"),
+            std::string::npos)
+      << refused.status().message();
+  EXPECT_EQ(refused.status().message().rfind("metrics line ", 0), 0u) << refused.status().message();
+  std::string many;
+  for (std::size_t i = 0; i <= k_default_max_tenants; ++i) {
+    many += "mooncake_tenant_quota_charged_bytes{tenant_id=\"t" + std::to_string(i) + "\"} 1\n";
+  }
+  auto over = parse_tenant_metrics(many);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().message().rfind("metrics line 100001: more than 100000 distinct tenants", 0), 0u)
+      << over.status().message();
+  auto within = parse_tenant_metrics(many, k_default_max_tenants + 1);
+  ASSERT_TRUE(within.ok());
+  EXPECT_EQ(within->incomplete.size(), k_default_max_tenants + 1);
+}
+
 TEST(TenantMetrics, IgnoresCountersAndOtherFamilies) {
   auto m = parse_tenant_metrics(std::string(k_block) +
                                 "mooncake_tenant_quota_reject_total{tenant_id=\"a\",reason=\"quota_exceeded\"} 3\n"

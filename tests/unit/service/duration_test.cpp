@@ -22,6 +22,21 @@ TEST(ServiceDuration, UnitsAndErrors) {
   EXPECT_EQ(duration_text(90'000), "90s");
   EXPECT_EQ(duration_text(900'000), "15m");
   EXPECT_EQ(duration_text(3'600'000), "1h");
+  EXPECT_EQ(duration_text(86'400'000), "1d");
+}
+
+TEST(ServiceDuration, DaysLeadingZerosAndZero) {
+  EXPECT_EQ(*parse_duration_ms("7d", "--every"), k_max_duration_ms);
+  EXPECT_EQ(*parse_duration_ms("1d", "--every"), 86'400'000u);
+  EXPECT_FALSE(parse_duration_ms("8d", "--every").ok());
+  // Regression (fuzz campaign): leading zeros were counted as digits, "longer than 7 days".
+  EXPECT_EQ(*parse_duration_ms("00000000001s", "--every"), 1'000u);
+  EXPECT_EQ(*parse_duration_ms("0000000000000000000000000000005m", "--every"), 300'000u);
+  for (const char* zero : {"0", "0s", "000ms", "0d"}) {
+    auto parsed = parse_duration_ms(zero, "--every");
+    ASSERT_FALSE(parsed.ok()) << zero;
+    EXPECT_NE(parsed.status().message().find("must be more than zero"), std::string::npos) << parsed.status().message();
+  }
 }
 
 }  // namespace

@@ -92,6 +92,56 @@ TEST(ServiceEndpoints, StatusCodesAndContentTypes) {
   EXPECT_EQ(nlohmann::json::parse(json.body).at("schema"), "quota-reconcile/1");
 }
 
+TEST(ServiceEndpoints, ReportsBeforeAnyComparisonSayWhyAndJsonIsJson) {
+  EndpointContext context;
+  StateView failed_only;
+  app::RunOutcome failed;
+  failed.result = app::RunResult::error;
+  failed.exit_code = 4;
+  failed.error = "connection refused";
+  failed_only.last = failed;
+  const HttpAnswer html = answer_request("/report", {}, failed_only, context, k_t0);
+  EXPECT_EQ(html.status, 503);
+  EXPECT_EQ(html.body, "no audit has compared the master yet; the newest audit failed (exit 4): connection refused\n");
+  const HttpAnswer json = answer_request("/report.json", {}, failed_only, context, k_t0);
+  EXPECT_EQ(json.status, 503);
+  EXPECT_EQ(json.content_type, "application/json");
+  EXPECT_EQ(nlohmann::json::parse(json.body).at("error"),
+            "no audit has compared the master yet; the newest audit failed (exit 4): connection refused");
+}
+
+TEST(ServiceEndpoints, AComparisonOlderThanAFailedAuditIsMarkedStale) {
+  EndpointContext context;
+  StateView view = succeeded_at(k_t0);
+  auto audit = std::make_shared<app::AuditResult>(*view.compared);
+  audit->run_at_ms = k_t0 - 2000;
+  view.compared = audit;
+  view.last->audit = audit;
+  // Fresh: no banner, service.stale false.
+  EXPECT_EQ(answer_request("/report", {}, view, context, k_t0).body.find("id=\"stale\""), std::string::npos);
+  auto fresh = nlohmann::json::parse(answer_request("/report.json", {}, view, context, k_t0 + 1000).body);
+  EXPECT_EQ(fresh.at("service").at("compared_at_ms"), k_t0 - 2000);
+  EXPECT_EQ(fresh.at("service").at("age_ms"), 3000u);
+  EXPECT_EQ(fresh.at("service").at("newest_audit").at("result"), "ok");
+  EXPECT_FALSE(fresh.at("service").at("stale").get<bool>());
+
+  app::RunOutcome failed;
+  failed.result = app::RunResult::error;
+  failed.exit_code = 4;
+  failed.error = "master GET /metrics: connection refused";
+  failed.finished_ms = k_t0 + 10 * k_minute;
+  view.last = failed;
+  const std::string html = answer_request("/report", {}, view, context, k_t0 + 12 * k_minute).body;
+  const auto at = html.find("<p id=\"stale\" class=\"stale\">stale: this comparison sampled the master at ");
+  ASSERT_NE(at, std::string::npos) << html;
+  EXPECT_NE(html.find("0h 12m 02s ago; the newest audit (finished ", at), std::string::npos) << html;
+  EXPECT_NE(html.find(") failed (exit 4): master GET /metrics: connection refused</p>", at), std::string::npos);
+  auto stale = nlohmann::json::parse(answer_request("/report.json", {}, view, context, k_t0 + 12 * k_minute).body);
+  EXPECT_TRUE(stale.at("service").at("stale").get<bool>());
+  EXPECT_EQ(stale.at("service").at("newest_audit").at("exit_code"), 4);
+  EXPECT_EQ(stale.at("service").at("newest_audit").at("error"), "master GET /metrics: connection refused");
+}
+
 TEST(ServiceEndpoints, HistoryNeedsDbAndOneTenant) {
   EndpointContext context;
   StateView view = succeeded_at(k_t0);
@@ -126,6 +176,26 @@ TEST(ServiceEndpoints, HistoryNeedsDbAndOneTenant) {
   ASSERT_EQ(j.at("tenants").size(), 1u);
   EXPECT_EQ(j.at("tenants")[0].at("tenant_id"), "alpha");
   EXPECT_EQ(answer_request("/history", {}, view, context, k_t0).status, 200);  // every tenant
+}
+
+TEST(ServiceEndpoints, HistoryErrorsNamingBytesThatAreNotUtf8AreJson) {
+  // Regression (fuzz finding F7): a query name or tenant that is not UTF-8 made the JSON dump
+  // throw, and cpp-httplib answered 500 with the exception text in a header.
+  EndpointContext context;
+  context.has_db = true;
+  StateView view = succeeded_at(k_t0);
+  auto audit = std::make_shared<app::AuditResult>(*view.compared);
+  history::TrendTable trends;
+  trends.model = "live";
+  audit->trends = trends;
+  view.compared = audit;
+  const HttpAnswer name = answer_request("/history", {{"\xFF", "1"}}, view, context, k_t0);
+  EXPECT_EQ(name.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(name.body).at("error"), "unknown query parameter '\xEF\xBF\xBD' (only tenant=ID)");
+  const HttpAnswer tenant = answer_request("/history", {{"tenant", "a\xFF"}}, view, context, k_t0);
+  EXPECT_EQ(tenant.status, 404);
+  EXPECT_EQ(nlohmann::json::parse(tenant.body).at("error"),
+            "tenant 'a\xEF\xBF\xBD' has no recorded point in the live model");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -21,7 +22,11 @@ TEST(ServiceListenAddress, HostPortForms) {
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->port, 0);
   EXPECT_EQ(listen_url("::1", 80), "http://[::1]:80");
-  for (const char* bad : {"9464", ":9464", "host:", "host:x", "host:65536", "::1:80", "h:123456"}) {
+  auto any = parse_listen_address(":9464", "--listen");  // the shorthand for every interface
+  ASSERT_TRUE(any.ok());
+  EXPECT_EQ(any->host, "0.0.0.0");
+  EXPECT_EQ(any->port, 9464);
+  for (const char* bad : {"9464", ":", "host:", "host:x", "host:65536", "::1:80", "h:123456"}) {
     auto parsed = parse_listen_address(bad, "--listen");
     ASSERT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.status().code(), util::StatusCode::invalid_argument);
@@ -42,6 +47,31 @@ TEST(ServiceHttpServer, PortZeroPicksOneAndATakenPortIsUnavailable) {
       << second.status().message();
   (*first)->stop();
   (*first)->stop();  // idempotent
+}
+
+TEST(ServiceHttpServer, MethodsOtherThanGetAndHeadAre405WithAllow) {
+  auto server = HttpServer::start({"127.0.0.1", 0}, [](const std::string&, const QueryParams&) {
+    return HttpAnswer{200, "text/plain", "ok\n"};
+  });
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  httplib::Client client("127.0.0.1", (*server)->port());
+  auto get = client.Get("/metrics");
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->status, 200);
+  auto head = client.Head("/metrics");
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->status, 200);
+  auto post = client.Post("/metrics", "x=1", "application/x-www-form-urlencoded");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->status, 405);
+  EXPECT_EQ(post->get_header_value("Allow"), "GET, HEAD");
+  auto del = client.Delete("/report");
+  ASSERT_TRUE(del);
+  EXPECT_EQ(del->status, 405);
+  // A body larger than any request needs is refused unread (413), not buffered.
+  auto big = client.Post("/metrics", std::string(1 << 20, 'x'), "text/plain");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
 }
 
 }  // namespace

@@ -83,6 +83,27 @@ TEST(S3Xml, Entities) {
   EXPECT_EQ(xml_unescape("no entities"), "no entities");
 }
 
+TEST(S3Xml, AnEntityEndsWithinTenBytesOfItsAmpersand) {
+  // "&#x10FFFF;" is the longest entity: its ';' is the 10th byte after the '&'.
+  EXPECT_EQ(xml_unescape("&#x10FFFF;"), "\xF4\x8F\xBF\xBF");
+  EXPECT_EQ(xml_unescape("&#0001114111;"), "&#0001114111;");  // ';' 12 bytes on: not an entity
+  EXPECT_EQ(xml_unescape("&#000065;"), "A");                  // ';' 8 bytes on
+  EXPECT_EQ(xml_unescape("&#00000065;"), "A");                // ';' exactly 10 bytes on
+  EXPECT_EQ(xml_unescape("&#000000065;"), "&#000000065;");    // 11 bytes on
+}
+
+TEST(S3Xml, AmpersandsWithoutSemicolonsUnescapeInLinearTime) {
+  // Regression (fuzz finding F6): each '&' searched the rest of the text for ';', so a listing
+  // page of '&' took hours at our own 16 MiB page limit. A whole page of them, then one entity.
+  std::string page = "<Contents><Key>";
+  page.append(16u << 20, '&');
+  page += "&amp;</Key></Contents>";
+  const auto key = xml_first(page, "Key");  // unescaped
+  ASSERT_TRUE(key.has_value());
+  ASSERT_EQ(key->size(), (16u << 20) + 1);
+  EXPECT_EQ(key->find_first_not_of('&'), std::string::npos);
+}
+
 TEST(S3Xml, EscapeRoundTrips) {
   const std::string text = R"(<Part> & "etag")";
   EXPECT_EQ(xml_escape(text), "&lt;Part&gt; &amp; &quot;etag&quot;");

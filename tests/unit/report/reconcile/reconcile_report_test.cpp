@@ -169,7 +169,7 @@ TEST(ReconcileHtml, SelfContainedWellFormedWithChartAndARowPerTenant) {
   const std::vector<const history::TrendTable*> variants = {nullptr, &trends};
   for (const history::TrendTable* t : variants) {
     std::ostringstream html;
-    render_reconcile_html(report, t, html);
+    render_reconcile_html(report, t, "", html);
     const std::string page = html.str();
     std::string why;
     EXPECT_TRUE(well_formed(page, why)) << why;
@@ -203,7 +203,7 @@ TEST(ReconcileHtml, HostileTenantIdsAreEscapedAndTheSourceUrlIsOnlyText) {
   report.tenants[1].tenant_id = std::string("raw\x01\xff\xfe", 6);  // control byte, not UTF-8
   auto trends = three_runs(report);
   std::ostringstream html;
-  render_reconcile_html(report, &trends, html);
+  render_reconcile_html(report, &trends, "", html);
   const std::string page = html.str();
   std::string why;
   EXPECT_TRUE(well_formed(page, why)) << why;

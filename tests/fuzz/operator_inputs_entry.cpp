@@ -1,0 +1,211 @@
+#include "fuzz/operator_inputs_entry.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "app/store_args.hpp"
+#include "inspect/survival_points.hpp"
+#include "service/duration.hpp"
+#include "service/endpoints.hpp"
+#include "service/http_server.hpp"
+#include "source/s3_config.hpp"
+#include "util/span_text.hpp"
+
+namespace moonquota::fuzz {
+
+namespace {
+
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+template <typename T>
+void check_error(const util::Result<T>& r) {
+  if (!r.ok()) check(!r.status().message().empty());
+}
+
+std::string as_string(const std::uint8_t* data, std::size_t size) {
+  return size == 0 ? std::string() : std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// --- --s3-env-file ------------------------------------------------------------------------------
+
+void check_env_round_trip(const std::map<std::string, std::string>& vars) {
+  std::string written;
+  for (const auto& [name, value] : vars) {
+    check(!name.empty() && name.find_first_of("= \t\n#") == std::string::npos);
+    // A value the reader would trim or unquote is written quoted with a quote it does not hold.
+    const bool plain = value.find('\n') == std::string::npos && value == std::string(value.c_str()) &&
+                       (value.empty() || (value.front() != ' ' && value.front() != '\t' && value.back() != ' ' &&
+                                          value.back() != '\t' && value.front() != '"' && value.front() != '\''));
+    if (plain) {
+      written += name + "=" + value + "\n";
+    } else if (value.find('\n') == std::string::npos && value.find('"') == std::string::npos) {
+      written += name + "=\"" + value + "\"\n";
+    } else {
+      return;  // not writable in this format: nothing to compare
+    }
+  }
+  auto again = source::parse_environment_text(written, "written");
+  check(again.ok());
+  check(*again == vars);
+}
+
+// --- durations, spans, instants, addresses --------------------------------------------------------
+
+constexpr std::uint64_t k_created_ms = 1'787'375'520'123;
+constexpr std::uint64_t k_now_ms = 1'796'000'000'000;
+
+void check_duration(const std::string& text) {
+  auto every = service::parse_duration_ms(text, "--every");
+  check_error(every);
+  if (!every.ok()) return;
+  check(*every > 0 && *every <= service::k_max_duration_ms);
+  auto again = service::parse_duration_ms(service::duration_text(*every), "--every");
+  check(again.ok() && *again == *every);
+}
+
+void check_span(const std::string& text) {
+  const util::ParsedSpan span = util::parse_span_ms(text);
+  if (span.fault != util::SpanFault::none) {
+    check(span.ms == 0);
+    return;
+  }
+  check(span.ms <= util::k_max_span_ms);
+}
+
+void check_points(const std::string& text) {
+  auto specs = inspect::parse_survival_points(text);
+  check_error(specs);
+  if (!specs.ok()) return;
+  auto points = inspect::resolve_survival_points(*specs, static_cast<std::int64_t>(k_created_ms), k_now_ms, "");
+  check_error(points);
+  if (!points.ok()) return;
+  bool zero = false;
+  bool now = false;
+  for (std::size_t i = 0; i < points->size(); ++i) {
+    const auto& p = (*points)[i];
+    zero = zero || p.delay_ms == 0;
+    now = now || p.is_now;
+    check(p.delay_ms == static_cast<std::int64_t>(p.at_ms) - static_cast<std::int64_t>(k_created_ms));
+    if (i == 0) continue;
+    const auto& q = (*points)[i - 1];
+    check(q.at_ms <= p.at_ms);
+    check(q.at_ms != p.at_ms || q.is_now != p.is_now);  // an instant asked twice is one point
+  }
+  check(zero && now);
+}
+
+void check_listen(const std::string& text) {
+  auto address = service::parse_listen_address(text, "--listen");
+  check_error(address);
+  if (!address.ok()) return;
+  check(!address->host.empty() && address->port >= 0 && address->port <= 65535);
+}
+
+// --- serve's requests ---------------------------------------------------------------------------
+
+service::StateView state_for(std::uint8_t pick) {
+  service::StateView view;
+  if (pick % 5 == 0) return view;
+  app::RunOutcome failed;
+  failed.result = app::RunResult::error;
+  failed.exit_code = 4;
+  failed.error = "master GET /metrics: connection refused \xff";
+  failed.finished_ms = k_now_ms;
+  if (pick % 5 == 1) {
+    view.last = failed;
+    return view;
+  }
+  auto audit = std::make_shared<app::AuditResult>();
+  audit->report.metadata.charge_model = restore::ChargeModel::live;
+  audit->run_at_ms = k_now_ms - 60'000;
+  if (pick % 5 >= 3) {
+    history::TrendTable trends;
+    trends.model = "live";
+    trends.run_times_ms = {audit->run_at_ms};
+    history::TenantTrend t;
+    t.tenant_id = "alpha";
+    t.points.push_back({audit->run_at_ms, {}});
+    trends.tenants.push_back(t);
+    audit->trends = trends;
+  }
+  app::RunOutcome ok;
+  ok.result = app::RunResult::ok;
+  ok.exit_code = 0;
+  ok.audit = audit;
+  ok.finished_ms = k_now_ms - 59'000;
+  view.compared = audit;
+  view.last = pick % 5 == 4 ? failed : ok;  // 4: the comparison is stale
+  view.last_success_ms = ok.finished_ms;
+  return view;
+}
+
+// "a=1&b&=c" -> {a,1} {b,""} {"",c}, as cpp-httplib hands them over (already decoded bytes).
+service::QueryParams split_query(std::string_view query) {
+  service::QueryParams params;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    const auto eq = item.find('=');
+    params.emplace_back(std::string(item.substr(0, eq)),
+                        eq == std::string_view::npos ? std::string() : std::string(item.substr(eq + 1)));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return params;
+}
+
+}  // namespace
+
+int run_s3_env_file(const std::uint8_t* data, std::size_t size) {
+  const std::string text = as_string(data, size);
+  auto vars = source::parse_environment_text(text, "fuzz.env");
+  check_error(vars);
+  if (!vars.ok()) return 0;
+  check_env_round_trip(*vars);
+  const std::map<std::string, std::string> env = *vars;
+  auto config = source::s3_config_from_environment(source::layered_environment(
+      env, [](const std::string&) -> std::optional<std::string> { return std::nullopt; }));
+  check_error(config);
+  return 0;
+}
+
+int run_durations(const std::uint8_t* data, std::size_t size) {
+  const std::string text = as_string(data, size);
+  check_duration(text);
+  check_span(text);
+  check_points(text);
+  check_listen(text);
+  if (!text.empty() && text[0] == '+') {  // a clock read: only that it parses or says why
+    check_error(app::parse_restore_time(text));
+  }
+  return 0;
+}
+
+int run_service_request(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const service::StateView view = state_for(data[0]);
+  const std::string rest = as_string(data + 1, size - 1);
+  const auto question = rest.find('?');
+  const std::string path = rest.substr(0, question);
+  const service::QueryParams query =
+      split_query(question == std::string::npos ? std::string_view() : std::string_view(rest).substr(question + 1));
+  service::EndpointContext context;
+  context.has_db = (data[0] & 0x80u) != 0;
+  context.interval_ms = 60'000;
+  const service::HttpAnswer answer = service::answer_request(path, query, view, context, k_now_ms);
+  const int s = answer.status;
+  check(s == 200 || s == 400 || s == 404 || s == 503);
+  check(!answer.content_type.empty());
+  if (answer.content_type == "application/json") {
+    check(nlohmann::json::accept(answer.body));
+  }
+  return 0;
+}
+
+}  // namespace moonquota::fuzz
