@@ -70,6 +70,25 @@ void add_inspect_flags(CLI::App& app, app::InspectArgs& args, CommonFlags& commo
   app.add_subcommand("dump", "The whole snapshot as lossless JSON or NDJSON");
   add_survival_command(app, r);
   show_shared_flags_in_subcommand_help(app);
+  // Each command's own exit codes and example (tests/cli/help_examples_test.sh runs every example).
+  const std::string inputs = "a store, snapshot or OpLog";
+  const std::string services = "S3, etcd or Redis";
+  const ExitHelp never{"never (0, or an error)", inputs, services};
+  set_subcommand_help(app, "summary", never, "snapshot-inspect summary --store snapshots/sample/store");
+  set_subcommand_help(app, "tenants", never, "snapshot-inspect tenants --store snapshots/sample/store --biggest 2");
+  set_subcommand_help(app, "objects", never,
+                      "snapshot-inspect objects --store snapshots/sample/store --tenant beta-search --limit 3");
+  set_subcommand_help(app, "top", never,
+                      "snapshot-inspect top tenants --store snapshots/sample/store --by charge -n 3");
+  set_subcommand_help(app, "segments", never, "snapshot-inspect segments --store snapshots/sample/store");
+  set_subcommand_help(app, "tasks", never, "snapshot-inspect tasks --store snapshots/sample/store");
+  set_subcommand_help(app, "verify", {"an error finding (the snapshot breaks a master rule)", inputs, services},
+                      "snapshot-inspect verify --store snapshots/sample/store");
+  set_subcommand_help(app, "diff", {"the snapshots differ", inputs, services},
+                      "snapshot-inspect diff --store snapshots/sample/store --other-store snapshots/sample/store");
+  set_subcommand_help(app, "dump", never, "snapshot-inspect dump --store snapshots/spec-worked-example/store");
+  set_subcommand_help(app, "survival", never,
+                      "snapshot-inspect survival --store snapshots/survival/store --at 0,10s,1h,+30s");
 }
 
 }  // namespace moonquota::tools

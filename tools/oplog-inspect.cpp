@@ -11,8 +11,9 @@ constexpr const char* k_tool = "oplog-inspect";
 
 int run(int argc, char** argv) {
   CLI::App app{"Inspect a Mooncake HA OpLog: verify | summary | dump | export"};
-  mq::tools::setup_app(app, k_tool, "verify: a rule is broken",
-                       "oplog-inspect verify --oplog-file testdata/oplog/worked-batch.jsonl --cluster-id prod-a");
+  mq::tools::setup_app(
+      app, k_tool, {"verify or summary: a rule is broken", "an OpLog export or etcd key", "etcd"},
+      "oplog-inspect dump --oplog-file snapshots/promote-worked/oplog.jsonl --cluster-id prod-a --tenant tenant-b");
   mq::tools::CommonFlags common;
   mq::app::OpLogArgs args;
   app.add_option("command", args.command, "verify | summary | dump | export")

@@ -70,9 +70,14 @@ int run_once(const tools::ReconcileFlags& f, const mq::app::AuditPlan& plan, con
 
 int run(int argc, char** argv) {
   CLI::App app{"Audit a live Mooncake master's tenant quota charge against the table rebuilt from metadata"};
-  tools::setup_app(app, k_tool, "a tenant drifts (live charge outside --tolerance-bytes of the rebuilt table)",
+  tools::setup_app(app, k_tool,
+                   {"a tenant drifts (live charge outside --tolerance-bytes of the rebuilt table)",
+                    "a store, snapshot, OpLog, policy, live answer or saved response", "the master, S3, etcd or Redis"},
                    std::string(k_tool) +
-                       " --store STORE --policy policy.yaml --master http://127.0.0.1:9003 --samples 3 --format json");
+                       " --store snapshots/genuine-live/r1_quiescent_orphan/store --policy "
+                       "snapshots/genuine-live/r1_quiescent_orphan/policy.yaml "
+                       "--live-json snapshots/genuine-live/r1_quiescent_orphan/api_list.json --live-metrics "
+                       "snapshots/genuine-live/r1_quiescent_orphan/metrics.txt --sampled-at 1795956295488");
   tools::ReconcileFlags f;
   tools::add_reconcile_flags(app, f);
   std::string parse_error;

@@ -9,8 +9,17 @@ namespace {
 constexpr const char* k_serve_footer =
     "Every flag of the audit (quota-reconcile --help) applies too, given before or after 'serve', except --format, "
     "--output and --color.\n\nExit codes:\n  0  stopped by SIGTERM or SIGINT (failed audits are metrics, never the "
-    "exit code)\n  2  usage error\n  4  --listen cannot be bound\nExample:\n  quota-reconcile serve --store STORE "
-    "--policy policy.yaml --master http://127.0.0.1:9003 --db DIR --cluster cell-a --every 5m";
+    "exit code)\n  2  usage error (a configuration that cannot audit is refused before it listens)\n  4  --listen "
+    "cannot be bound\nExample:\n  quota-reconcile serve --store snapshots/live-audit/store --policy "
+    "snapshots/live-audit/policy.yaml --master http://127.0.0.1:9003 --cluster cell-a --every 5m --listen "
+    "127.0.0.1:9464";
+
+constexpr const char* k_history_footer =
+    "Exit codes:\n  0  success\n  2  usage error\n  3  no history store at --db, or one that cannot be read\n"
+    "Example:\n  quota-reconcile --store snapshots/genuine-live/r1_quiescent_orphan/store --policy "
+    "snapshots/genuine-live/r1_quiescent_orphan/policy.yaml --live-json "
+    "snapshots/genuine-live/r1_quiescent_orphan/api_list.json --db /tmp/moonquota-history >/dev/null; "
+    "quota-reconcile history --db /tmp/moonquota-history";
 
 void add_live_flags(CLI::App& app, app::LiveArgs& live) {
   add_repeatable_option(app, "--master", live.master,
@@ -51,6 +60,7 @@ void add_history_subcommand(CLI::App& app, ReconcileFlags& f) {
   f.history->add_option("--persistence-runs", h.persistence_runs, "Consecutive runs for persistent")
       ->check(CLI::Range(1u, 1000u));
   add_common_flags(*f.history, f.history_common, {"text", "json", "html"});
+  f.history->footer(k_history_footer);
 }
 
 }  // namespace

@@ -38,8 +38,8 @@ void print_summary(const mq::app::ForgeCommandOutcome& outcome) {
 
 int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
-  mq::tools::setup_app(app, k_tool, "never (a writer: 0 or an error)",
-                       "snapshot-forge snapshots/sample/scenario.json --out /tmp/store");
+  mq::tools::setup_app(app, k_tool, {"never (a writer: 0 or an error)", "a scenario or its JSON", "S3"},
+                       "snapshot-forge snapshots/sample/scenario.json --out /tmp/moonquota-sample-store");
   mq::app::ForgeArgs args;
   auto& request = args.request;
   mq::forge::LargeStoreOptions large;
@@ -78,8 +78,9 @@ int run(int argc, char** argv) {
                  "Write the OpLog tail (scenario or --oplog-tail) as an export file (default <out>/oplog.jsonl; none "
                  "for s3://)");
   app.add_option("--oplog-etcd", args.oplog_etcd, "Also write the OpLog keys into etcd HOST:PORT (replacing its root)");
-  auto* oplog_large_opt =
-      app.add_option("--oplog-large", oplog_large.entries, "Write a synthetic OpLog of N entries (no snapshot)");
+  auto* oplog_large_opt = app.add_option("--oplog-large", oplog_large.entries,
+                                         "Write a synthetic OpLog of N entries (no snapshot; e.g. 1000000)")
+                              ->default_str("");
   app.add_flag("--oplog-type-literal", oplog_large.type_literal, "Synthetic OpLog payloads in the type-literal form")
       ->needs(oplog_large_opt);
   app.add_option("--oplog-cluster-id", oplog_large.cluster_id, "Cluster id of the synthetic OpLog")

@@ -39,8 +39,10 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_printer(const mq::too
 
 int run(int argc, char** argv) {
   CLI::App app{"Offline inspection, verification and diff of Mooncake master snapshot stores"};
-  mq::tools::setup_app(app, k_tool, "verify: an error finding; diff: the snapshots differ",
-                       "snapshot-inspect summary --store snapshots/sample/store");
+  mq::tools::setup_app(
+      app, k_tool,
+      {"verify: an error finding; diff: the snapshots differ", "a store, snapshot or OpLog", "S3, etcd or Redis"},
+      "snapshot-inspect summary --store snapshots/sample/store");
   mq::tools::CommonFlags common;
   mq::app::InspectArgs args;
   mq::tools::add_inspect_flags(app, args, common);

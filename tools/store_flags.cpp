@@ -37,8 +37,10 @@ void add_rebuild_flags(CLI::App& app, app::RebuildArgs& a) {
       ->check(CLI::IsMember({"restore", "promote"}));
   app.add_flag("--fixed-master", a.fixed_master,
                "Model a master with the non-OK segment unmount bug fixed (upstream 3b5a5941 rejects such snapshots)");
-  app.add_option("--timeout-ms", a.timeout_ms,
-                 "Connect and read timeout of each request to etcd, Redis or the master, in ms (default 5000)")
+  app.add_option(
+         "--timeout-ms", a.timeout_ms,
+         "Connect and read timeout of each request to etcd or Redis (quota-reconcile: and to the master), in ms "
+         "(default 5000)")
       ->check(CLI::Range(1u, 600000u));
   app.add_option("--connect-timeout-ms", a.connect_timeout_ms, "Connect timeout alone, in ms (default: --timeout-ms)")
       ->check(CLI::Range(1u, 600000u));

@@ -152,14 +152,22 @@ std::string one_line(const std::string& text) {
   return out;
 }
 
-constexpr const char* k_exit_codes_help =
-    "Exit codes:\n"
-    "  0  success\n"
-    "  1  the tool ran and found something: %s\n"
-    "  2  usage error: one line on stderr, \"<tool>: <message>\" (bad, missing, empty or ignored flag)\n"
-    "  3  bad input: a store, snapshot, OpLog, policy or saved response that cannot be used\n"
-    "  4  a service could not be used: etcd, Redis or the master, after bounded retries\n"
-    "  5  internal error (a bug)\n";
+// The exit codes every tool shares; the tool fills in exit 1, its inputs and its services.
+std::string exit_codes_text(const ExitHelp& help) {
+  return "Exit codes:\n"
+         "  0  success\n"
+         "  1  " +
+         (help.found.rfind("never", 0) == 0 ? help.found : "the tool ran and found something: " + help.found) +
+         "\n"
+         "  2  usage error: one line on stderr, \"<tool>: <message>\" (bad, missing, empty or ignored flag)\n"
+         "  3  bad input: " +
+         help.inputs +
+         " that cannot be used\n"
+         "  4  a service could not be used: " +
+         help.services +
+         ", after bounded retries\n"
+         "  5  internal error (a bug)\n";
+}
 
 }  // namespace
 
@@ -169,15 +177,17 @@ std::string version_line(const std::string& tool) {
          info.upstream_commit + ")";
 }
 
-void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example) {
+void setup_app(CLI::App& app, const std::string& tool, const ExitHelp& exits, const std::string& example) {
   app.name(tool);
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", version_line(tool),
                        "Print the version and the upstream Mooncake commit whose formats it reads");
   add_completion_option(app);
-  std::string codes = k_exit_codes_help;
-  codes.replace(codes.find("%s"), 2, found);
-  app.footer(codes + "Example:\n  " + example + "\n");
+  app.footer(exit_codes_text(exits) + "Example:\n  " + example + "\n");
+}
+
+void set_subcommand_help(CLI::App& app, const std::string& name, const ExitHelp& exits, const std::string& example) {
+  app.get_subcommand(name)->footer(exit_codes_text(exits) + "Example:\n  " + example + "\n");
 }
 
 void show_shared_flags_in_subcommand_help(CLI::App& app) {
@@ -203,7 +213,8 @@ CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::
         return {};
       },
       "");
-  return app.add_option(name, values, description)->allow_extra_args(false)->check(one_value);
+  // No "=[]" default in --help: an empty list is no default.
+  return app.add_option(name, values, description)->allow_extra_args(false)->check(one_value)->default_str("");
 }
 
 bool colour_allowed_by_environment() {

@@ -99,10 +99,23 @@ int run_guarded(const std::string& tool, int argc, char** argv, int (*run)(int, 
 // "<tool> <version> (git <describe>, reads Mooncake formats of 3b5a5941)".
 [[nodiscard]] std::string version_line(const std::string& tool);
 
+// What a tool's (or subcommand's) --help says of its exit codes: what exit 1 means ("never ..."
+// as it is, otherwise after "the tool ran and found something: "), what inputs exit 3 names and
+// what services exit 4 names.
+struct ExitHelp {
+  std::string found;
+  std::string inputs;    // "a store, snapshot or policy"
+  std::string services;  // "etcd, Redis or S3"
+};
+
 // Call first, before any option is added: names the app, adds --version and
 // --completion bash|zsh (completion.hpp), shows every option's default in --help, and ends --help
-// with the exit codes (`found`: what exit 1 means for this tool) and `example` (one command line).
-void setup_app(CLI::App& app, const std::string& tool, const std::string& found, const std::string& example);
+// with the exit codes and `example` (one command line).
+void setup_app(CLI::App& app, const std::string& tool, const ExitHelp& exits, const std::string& example);
+
+// The subcommand `name`'s own exit codes and example at the end of its --help, instead of the
+// app's. Call after the subcommand is added.
+void set_subcommand_help(CLI::App& app, const std::string& name, const ExitHelp& exits, const std::string& example);
 
 // Ends the --help of each of the app's subcommands with the app's own (shared) options, which
 // are given before or after the subcommand (the exit codes and example follow, as in the app's

@@ -21,7 +21,7 @@ Status check_live_args(const LiveArgs& l, bool service) {
   }
   if (l.master.empty() && !saved) {
     return Status::invalid_argument(
-        "give a live side: --master URL, or saved responses --live-json FILE / --live-metrics FILE");
+        "give either --master or saved responses (--master URL, or --live-json FILE / --live-metrics FILE)");
   }
   if (!l.master.empty() && saved) {
     return Status::invalid_argument(

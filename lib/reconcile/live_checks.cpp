@@ -1,6 +1,11 @@
 #include "reconcile/live_checks.hpp"
 
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "quota/effective_quota.hpp"
 
@@ -133,6 +138,59 @@ void check_metrics(const LiveReading& m, const LiveReading* list, model::Finding
   }
 }
 
+// "(sample 2)", "(samples 1-3)", "(samples 1, 3)".
+std::string samples_text(const std::vector<std::uint32_t>& samples) {
+  if (samples.size() == 1) return "(sample " + std::to_string(samples[0]) + ")";
+  const bool run = samples.back() - samples.front() + 1 == samples.size();
+  if (run) return "(samples " + std::to_string(samples.front()) + "-" + std::to_string(samples.back()) + ")";
+  std::string text = "(samples ";
+  for (std::size_t i = 0; i < samples.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(samples[i]);
+  return text + ")";
+}
+
+// One finding per fact: the same message about the same origin in several samples is listed once,
+// naming the samples (audit: 3 samples printed each fact 3 times). First-seen order is kept.
+model::Findings merge_samples(model::Findings findings) {
+  struct Group {
+    Finding finding;
+    std::string origin;
+    std::vector<std::uint32_t> samples;
+  };
+  std::vector<Group> groups;
+  std::map<std::tuple<int, std::string, std::string>, std::size_t> index;
+  constexpr std::string_view k_marker = " (sample ";
+  for (auto& f : findings) {
+    const auto at = f.location.rfind(k_marker);
+    std::optional<std::uint32_t> sample;
+    if (at != std::string::npos && !f.location.empty() && f.location.back() == ')') {
+      const std::string digits = f.location.substr(at + k_marker.size(), f.location.size() - at - k_marker.size() - 1);
+      if (!digits.empty() && digits.size() < 10 && digits.find_first_not_of("0123456789") == std::string::npos) {
+        sample = static_cast<std::uint32_t>(std::stoul(digits));
+      }
+    }
+    if (!sample) {
+      groups.push_back({std::move(f), {}, {}});
+      continue;
+    }
+    std::string origin = f.location.substr(0, at);
+    const auto key = std::make_tuple(static_cast<int>(f.severity), origin, f.message);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      index.emplace(key, groups.size());
+      groups.push_back({std::move(f), std::move(origin), {*sample}});
+    } else {
+      groups[it->second].samples.push_back(*sample);
+    }
+  }
+  model::Findings out;
+  out.reserve(groups.size());
+  for (auto& g : groups) {
+    if (!g.samples.empty()) g.finding.location = g.origin + " " + samples_text(g.samples);
+    out.push_back(std::move(g.finding));
+  }
+  return out;
+}
+
 }  // namespace
 
 model::Findings check_live_observation(const LiveObservation& observation) {
@@ -150,7 +208,7 @@ model::Findings check_live_observation(const LiveObservation& observation) {
       check_metrics(r, it == list_of_sample.end() ? nullptr : it->second, out);
     }
   }
-  return out;
+  return merge_samples(std::move(out));
 }
 
 }  // namespace moonquota::reconcile

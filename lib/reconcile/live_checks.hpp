@@ -15,6 +15,8 @@
 
 namespace moonquota::reconcile {
 
+// A fact seen in several samples is one finding whose location names them: "/metrics (samples
+// 1-3)", "(samples 1, 3)"; one sample: "(sample 2)".
 [[nodiscard]] model::Findings check_live_observation(const LiveObservation& observation);
 
 }  // namespace moonquota::reconcile

@@ -169,8 +169,8 @@ int run_s3_env_file(const std::uint8_t* data, std::size_t size) {
   if (!vars.ok()) return 0;
   check_env_round_trip(*vars);
   const std::map<std::string, std::string> env = *vars;
-  auto config = source::s3_config_from_environment(source::layered_environment(
-      env, [](const std::string&) -> std::optional<std::string> { return std::nullopt; }));
+  auto config = source::s3_config_from_environment(
+      source::layered_environment(env, [](const std::string&) -> std::optional<std::string> { return std::nullopt; }));
   check_error(config);
   return 0;
 }
@@ -202,9 +202,7 @@ int run_service_request(const std::uint8_t* data, std::size_t size) {
   const int s = answer.status;
   check(s == 200 || s == 400 || s == 404 || s == 503);
   check(!answer.content_type.empty());
-  if (answer.content_type == "application/json") {
-    check(nlohmann::json::accept(answer.body));
-  }
+  if (answer.content_type == "application/json") { check(nlohmann::json::accept(answer.body)); }
   return 0;
 }
 

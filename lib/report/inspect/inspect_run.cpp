@@ -230,10 +230,13 @@ util::Result<SurvivalRead> read_for_survival(source::ObjectStore& store, const P
   for (const auto& point : read.points) options.points_ms.push_back(point.at_ms);
   MQ_ASSIGN_OR_RETURN(
       read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads));
-  if (read.scan.snapshot.master_rejection && !p.restore.fixed_master) {
-    return Status::corruption(*read.scan.snapshot.master_rejection);
-  }
   return read;
+}
+
+// Why a restore rejects a snapshot that decodes (a non-OK segment at 3b5a5941), or empty.
+std::string decodable_rejection(const SurvivalRead& read, const Prepared& p) {
+  const auto& rejection = read.scan.snapshot.master_rejection;
+  return rejection && !p.restore.fixed_master ? *rejection : std::string();
 }
 
 // The restore path reads the snapshot a restore restores, as quota-rebuild does: the catalog's
@@ -243,27 +246,37 @@ util::Result<SurvivalRead> read_for_survival(source::ObjectStore& store, const P
 util::Result<SurvivalRead> choose_survival_candidate(source::ObjectStore& store, Prepared& p,
                                                      const InspectRequest& request, std::string& read_id) {
   const auto& latest = p.context.selected;
-  read_id = latest.snapshot_id;
   auto first = read_for_survival(store, p, request, latest);
   if (first.ok()) decide_verdict(store, p, first->scan.snapshot);
-  if (first.ok() || !latest.from_catalog_latest || !is_candidate_rejection(first.status())) {
+  const std::string first_rejection = first.ok()                               ? decodable_rejection(*first, p)
+                                      : is_candidate_rejection(first.status()) ? first.status().message()
+                                                                               : "";
+  if (first_rejection.empty() || !latest.from_catalog_latest) {
+    if (first.ok()) read_id = latest.snapshot_id;  // read as given: the verdict says what a master does
     return naming_snapshot(std::move(first), latest);
   }
   inspect::MasterVerdict verdict;
-  verdict.rejection = first.status().message();
+  verdict.rejection = first_rejection;
   for (std::size_t c = 1; c < latest.candidates.size(); ++c) {
     inspect::SelectedSnapshot candidate = latest;
     candidate.snapshot_id = latest.candidates[c];
     candidate.snapshot_dir = latest.catalog_root + candidate.snapshot_id;
     auto next = read_for_survival(store, p, request, candidate);
     if (!next.ok() && !is_candidate_rejection(next.status())) return naming_snapshot(std::move(next), candidate);
-    verdict.fallback.push_back({candidate.snapshot_id, next.ok(), next.ok() ? "" : next.status().message()});
-    if (next.ok()) {
+    const std::string rejection = next.ok() ? decodable_rejection(*next, p) : next.status().message();
+    verdict.fallback.push_back({candidate.snapshot_id, rejection.empty(), rejection});
+    if (rejection.empty()) {
       verdict.restored_id = candidate.snapshot_id;
       p.context.verdict = verdict;
       read_id = candidate.snapshot_id;
       return next;
     }
+  }
+  // Every candidate is rejected: the master starts EMPTY. A latest that decodes is still shown
+  // (its verdict says EMPTY and read_id stays empty); one that does not is the error.
+  if (first.ok()) {
+    p.context.verdict = verdict;
+    return first;
   }
   return naming_snapshot(
       Status::corruption(first.status().message() + "; a restore rejects every other candidate too (" +

@@ -49,7 +49,9 @@ Json survival_optional_ms(const std::optional<std::int64_t>& ms) { return ms ? J
 Json survival_report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) {
   Json j = header_json(r.context, snap, k_survival_schema);
   j["path"] = r.path;
-  if (r.path != "promote") j["restored_snapshot_id"] = r.restored_snapshot_id;
+  if (r.path != "promote") {
+    j["restored_snapshot_id"] = r.restored_snapshot_id.empty() ? Json(nullptr) : Json(r.restored_snapshot_id);
+  }
   if (r.oplog) {
     j["oplog"] = {{"origin", r.oplog->origin},
                   {"first_expected_seq", r.oplog->first_expected},

@@ -34,7 +34,10 @@ std::string survival_utc_text(std::uint64_t ms) {
 std::string survival_path_text(const SurvivalReport& r) {
   if (r.path != "promote") {
     std::string s = "restore (the master's restore: the post-restore filter, snapshot-format.md §10)";
-    if (!r.restored_snapshot_id.empty() && r.restored_snapshot_id != r.context.selected.snapshot_id) {
+    if (r.restored_snapshot_id.empty()) {
+      s += "; a restore rejects every candidate and starts EMPTY, keeping nothing at any point (see master): the "
+           "amounts below are what this snapshot holds, which no restore serves";
+    } else if (r.restored_snapshot_id != r.context.selected.snapshot_id) {
       s += " of snapshot " + r.restored_snapshot_id +
            ", the candidate a restore accepts (the latest is rejected: see "
            "master)";

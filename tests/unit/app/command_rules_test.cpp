@@ -186,7 +186,8 @@ TEST(AuditCommand, AFlagTheLiveSourceWouldIgnoreIsAUsageErrorNamingIt) {
   EXPECT_NE(usage_error(plan_audit(both).status()).find("--master excludes"), std::string::npos);
   AuditArgs nothing = saved_audit();
   nothing.live.live_json.clear();
-  EXPECT_NE(usage_error(plan_audit(nothing).status()).find("give a live side: --master URL"), std::string::npos);
+  EXPECT_NE(usage_error(plan_audit(nothing).status()).find("give either --master or saved responses"),
+            std::string::npos);
   // serve audits again and again: it needs a master, never a saved response (audit item 1).
   AuditArgs service = saved_audit();
   service.service = true;

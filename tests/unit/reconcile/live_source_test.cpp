@@ -6,6 +6,7 @@
 #include <fstream>
 #include <vector>
 
+#include "reconcile/live_checks.hpp"
 #include "support/master_stand_in_process.hpp"
 #include "support/run_tool.hpp"
 
@@ -40,6 +41,33 @@ TEST(FoldReadings, MinMaxAndAbsenceCountsAsZero) {
   EXPECT_EQ(views[0].max_charged_bytes, 100u);
   EXPECT_EQ(views[1].min_charged_bytes, 0u) << "absent from the second reading: not visible, charged 0";
   EXPECT_EQ(views[1].max_charged_bytes, 7u);
+}
+
+// Audit item 10: a fact seen in every sample was printed once per sample.
+TEST(LiveChecks, AFactSeenInSeveralSamplesIsOneFindingNamingThem) {
+  LiveObservation obs;
+  LiveTenant bad;
+  bad.tenant_id = "b";
+  bad.has_explicit_policy = true;
+  bad.over_quota = true;  // charged 0, effective 0: over_quota should be false
+  LiveTenant good;
+  good.tenant_id = "a";
+  good.has_explicit_policy = true;
+  for (std::uint32_t sample : {0u, 1u, 2u, 4u}) {
+    LiveReading r;
+    r.kind = ReadingKind::list;
+    r.sample = sample;
+    r.origin = "/api/v1/tenant_quotas";
+    r.tenants = {sample == 4 ? bad : good, sample == 4 ? good : bad};  // sample 5 also breaks the order
+    obs.readings.push_back(r);
+  }
+  const model::Findings findings = check_live_observation(obs);
+  std::vector<std::string> lines;
+  for (const auto& f : findings) lines.push_back(f.location + ": " + f.message);
+  const std::vector<std::string> want = {
+      "/api/v1/tenant_quotas (samples 1, 2, 3, 5): tenant 'b': over_quota is true but charged 0 vs effective 0",
+      "/api/v1/tenant_quotas (sample 5): tenant 'a' breaks the bytewise order or is duplicated"};
+  EXPECT_EQ(lines, want);
 }
 
 TEST(LiveSource, GenuineSavedResponsesAreConsistent) {

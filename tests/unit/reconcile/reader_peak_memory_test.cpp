@@ -15,6 +15,7 @@
 #include <string>
 
 #include "format/policy_yaml.hpp"
+#include "reconcile/live_types.hpp"
 #include "support/tree_paths.hpp"
 
 // AddressSanitizer's shadow memory and quarantine (256 MiB of freed blocks) make RSS meaningless.
@@ -115,14 +116,17 @@ TEST_F(ReaderPeakMemory, MetricsKeepsOnlyTheTenantFamilies) {
   }
   EXPECT_EQ(check_bound("metrics", "labelled", labelled), "ok 0");
   // Many distinct tenants, each one series: kept as incomplete tenants (item 21), with a bit mask
-  // of what they lack, not its names (five strings a tenant went over the bound).
+  // of what they lack, not its names (five strings a tenant went over the bound). As many as
+  // --max-tenants admits are read; one more is refused where it appears (fuzz finding F4).
   std::string tenants;
-  for (int i = 0; tenants.size() < k_input_bytes / 2; ++i) {
+  for (std::size_t i = 0; i < reconcile::k_default_max_tenants; ++i) {
     tenants += "mooncake_tenant_quota_charged_bytes{tenant_id=\"t" + std::to_string(i) + "\"} 1\n";
   }
-  const std::string read = check_bound("metrics", "tenants", tenants);
-  EXPECT_EQ(read.rfind("ok ", 0), 0u) << read;
-  EXPECT_NE(read, "ok 0") << "every tenant is read (as incomplete)";
+  EXPECT_EQ(check_bound("metrics", "tenants", tenants), "ok " + std::to_string(reconcile::k_default_max_tenants));
+  tenants += "mooncake_tenant_quota_charged_bytes{tenant_id=\"one-too-many\"} 1\n";
+  EXPECT_EQ(check_bound("metrics", "tenants+1", tenants),
+            "refused: metrics line 100001: more than 100000 distinct tenants (--max-tenants raises the limit; a real "
+            "master serves thousands)");
 }
 
 TEST_F(ReaderPeakMemory, TenantListNeverBuildsADom) {
@@ -134,14 +138,20 @@ TEST_F(ReaderPeakMemory, TenantListNeverBuildsADom) {
   EXPECT_EQ(check_bound("tenant-list", "short-members", short_members),
             "refused: live tenant list: data[0].tenant_id is missing");
   std::string rows = head;
-  for (int i = 0; rows.size() < k_input_bytes; ++i) {
+  for (std::size_t i = 0; i < reconcile::k_default_max_tenants; ++i) {
     rows += R"({"tenant_id":"t)" + std::to_string(i) +
             R"(","requested_quota_bytes":1,"effective_quota_bytes":1,"charged_bytes":0,"admission_closed":false,)"
             R"("over_quota":false,"has_explicit_policy":true},)";
   }
+  std::string one_more = rows + R"({"tenant_id":"one-too-many","requested_quota_bytes":1,"effective_quota_bytes":1,)"
+                                R"("charged_bytes":0,"admission_closed":false,"over_quota":false,)"
+                                R"("has_explicit_policy":true}]})";
   rows.back() = ']';
   rows += "}";
-  EXPECT_EQ(check_bound("tenant-list", "rows", rows).rfind("ok ", 0), 0u);
+  EXPECT_EQ(check_bound("tenant-list", "rows", rows), "ok " + std::to_string(reconcile::k_default_max_tenants));
+  EXPECT_EQ(check_bound("tenant-list", "rows+1", one_more),
+            "refused: live tenant list (HTTP 200): more than 100000 tenants (data[100000] is one too many; "
+            "--max-tenants raises the limit, a real master serves thousands)");
 }
 
 TEST_F(ReaderPeakMemory, PolicyAtItsSizeLimit) {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Every example a tool's --help shows (and so its man page, generated from --help) runs as shown,
+# from the source tree: the `Example:` of each tool and of each subcommand.
+#
+# An example exits 0, or 1 where its help says exit 1 is "found something" (verify, diff). `serve`
+# runs until stopped: its example runs for 3 s on a free port (--listen 127.0.0.1:0 instead of the
+# example's) and must then stop with 0 on SIGTERM. Scratch output goes to a temporary directory
+# (an example writing /tmp/moonquota-* writes there).
+# Usage: help_examples_test.sh TOOLS_DIR SOURCE_DIR
+set -uo pipefail
+[[ $# -eq 2 ]] || { echo "usage: $0 TOOLS_DIR SOURCE_DIR" >&2; exit 2; }
+tools_dir="$(cd "$1" && pwd)"
+cd "$2" || exit 2
+export PATH="$tools_dir:$PATH"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+# The example lines of one --help text (the lines after "Example:" up to a blank line).
+examples_of() { awk '/^Example:/ { on = 1; next } on && /^  / { sub(/^  /, ""); print; next } { on = 0 }'; }
+
+status=0
+ran=0
+check() {  # check WHERE ALLOWED_EXIT_CODES COMMAND
+  local where="$1" allowed="$2" command="$3" rc
+  command="${command//\/tmp\/moonquota-/$scratch/moonquota-}"
+  if [[ "$command" == *" serve "* ]]; then
+    command="${command/--listen 127.0.0.1:9464/--listen 127.0.0.1:0}"
+    timeout --preserve-status -s TERM 3 bash -c "$command" >"$scratch/out" 2>"$scratch/err"
+  else
+    bash -c "$command" >"$scratch/out" 2>"$scratch/err"
+  fi
+  rc=$?
+  ran=$((ran + 1))
+  if [[ " $allowed " == *" $rc "* ]]; then
+    echo "PASS $where (exit $rc): $command"
+  else
+    echo "FAIL $where: exit $rc (expected one of: $allowed): $command"
+    sed 's/^/    /' "$scratch/err" | head -5
+    status=1
+  fi
+}
+
+help_of() {  # help_of TOOL [SUBCOMMAND]: the --help text
+  "$@" --help 2>&1
+}
+
+for tool in quota-rebuild quota-reconcile snapshot-inspect oplog-inspect snapshot-forge; do
+  while IFS= read -r example; do check "$tool --help" "0" "$example"; done < <(help_of "$tool" | examples_of)
+done
+for command in summary tenants objects top segments tasks dump survival; do
+  while IFS= read -r example; do check "snapshot-inspect $command --help" "0" "$example"; done \
+    < <(help_of snapshot-inspect "$command" | examples_of)
+done
+for command in verify diff; do
+  while IFS= read -r example; do check "snapshot-inspect $command --help" "0 1" "$example"; done \
+    < <(help_of snapshot-inspect "$command" | examples_of)
+done
+for command in history serve; do
+  while IFS= read -r example; do check "quota-reconcile $command --help" "0" "$example"; done \
+    < <(help_of quota-reconcile "$command" | examples_of)
+done
+# Each subcommand shows its own example, not the tool's.
+for command in summary tenants objects top segments tasks verify diff dump survival; do
+  if ! help_of snapshot-inspect "$command" | examples_of | grep -q "^snapshot-inspect $command "; then
+    echo "FAIL snapshot-inspect $command --help does not show an example of $command"; status=1
+  fi
+done
+((ran >= 17)) || { echo "FAIL only $ran examples found"; status=1; }
+echo "$ran examples run"
+exit "$status"
