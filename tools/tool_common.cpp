@@ -1,5 +1,7 @@
 #include "tool_common.hpp"
 
+#include <algorithm>
+
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -81,6 +83,10 @@ void report_stale_temporaries(const util::AtomicOutputStream& out) {
 }  // namespace
 
 util::Status open_report(const CommonFlags& flags, util::AtomicOutputStream& out) {
+  if (flags.output.rfind("s3://", 0) == 0) {
+    return util::Status::invalid_argument("--output '" + flags.output +
+                                          "': reports are written to a local file or stdout (-), never to S3");
+  }
   auto status = out.open(flags.output);
   report_stale_temporaries(out);
   return status;
@@ -222,6 +228,36 @@ bool colour_allowed_by_environment() {
   return no_colour == nullptr || *no_colour == '\0';
 }
 
+namespace {
+
+// CLI11 lists unexpected arguments last first ("5m --every"): in command-line order instead, and
+// a flag that belongs to a subcommand not given says so (audit: `--every` without `serve`).
+std::string unexpected_arguments_message(const CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> extras = app.remaining(true);
+  std::vector<std::string> ordered;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const auto it = std::find(extras.begin(), extras.end(), args[i]);
+    if (it == extras.end()) continue;
+    ordered.push_back(*it);
+    extras.erase(it);
+  }
+  ordered.insert(ordered.end(), extras.begin(), extras.end());
+  std::string message = "unexpected argument" + std::string(ordered.size() == 1 ? "" : "s") + ":";
+  for (const auto& a : ordered) message += " " + a;
+  for (const auto& a : ordered) {
+    if (a.rfind("--", 0) != 0) continue;
+    const std::string name = a.substr(0, a.find('='));
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_option_no_throw(name) == nullptr || sub->parsed()) continue;
+      return message + " (" + name + " is a flag of '" + sub->get_name() + "': " + app.get_name() + " " +
+             sub->get_name() + " ... " + name + " VALUE)";
+    }
+  }
+  return message;
+}
+
+}  // namespace
+
 int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error) {
   // CLI11 reads "--name=" (nothing after '=') as "--name" and takes the next argument as its
   // value, swallowing a flag: it is "--name" with the empty value, as `--name ""` is.
@@ -244,7 +280,9 @@ int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error)
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help, --help-all, --version
       return app.exit(e) == 0 ? k_exit_ok : k_exit_usage;
     }
-    const std::string message = one_line(e.what());
+    const std::string message = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr
+                                    ? unexpected_arguments_message(app, args)
+                                    : one_line(e.what());
     std::cerr << app.get_name() << ": " << message << "\n";
     if (error != nullptr) *error = message;
     // An option's own action that failed (--completion's write) carries its exit code.

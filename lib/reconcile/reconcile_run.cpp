@@ -1,6 +1,15 @@
 #include "reconcile/reconcile_run.hpp"
 
+#include "util/time_text.hpp"
+
 namespace moonquota::reconcile {
+
+namespace {
+
+// --restore-time defaults to the start of the run, a little after a saved sample was taken.
+constexpr std::uint64_t k_restore_after_sample_slack_ms = 60'000;
+
+}  // namespace
 
 ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std::uint64_t tolerance_bytes) {
   ReconcileReport report;
@@ -13,6 +22,20 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
   }
   if (report.metadata_point_ms && report.live.first_sample_ms) {
     report.metadata_age_ms = static_cast<std::int64_t>(*report.live.first_sample_ms) - *report.metadata_point_ms;
+  }
+  // Audit item 14: a master sampled at T cannot have restored after T. Saved responses with
+  // --sampled-at and the default --restore-time (now) model exactly that, and drop objects the
+  // sampled master still held.
+  const std::uint64_t restore_ms = report.metadata.restore_time_ms;
+  if (report.metadata.charge_model == restore::ChargeModel::restore && report.live.first_sample_ms &&
+      restore_ms > *report.live.first_sample_ms + k_restore_after_sample_slack_ms) {
+    const auto later = static_cast<std::int64_t>(restore_ms - *report.live.first_sample_ms);
+    report.live.findings.push_back(
+        {model::Severity::warning, "--restore-time",
+         "the restore model is at " + util::utc_iso8601(static_cast<std::int64_t>(restore_ms)) + ", " +
+             util::hms_text(later) + " after the live sample (" +
+             util::utc_iso8601(static_cast<std::int64_t>(*report.live.first_sample_ms)) +
+             "): a master sampled then had not restored later; give --restore-time at or before the sample"});
   }
   DiffContext ctx;
   ctx.model = report.metadata.charge_model;

@@ -54,6 +54,13 @@ std::string s3_url(const S3Location& location) {
 }
 
 util::Result<std::string> resolve_store_location(const std::string& location, const std::string& default_bucket) {
+  // "S3://b/p", "s3:/b/p", "s3:b": meant as S3, read as a local path they would only be missing.
+  if (!is_s3_url(location) && location.size() >= 3 && (location[0] == 's' || location[0] == 'S') &&
+      location[1] == '3' && location[2] == ':') {
+    return util::Status::invalid_argument("'" + location +
+                                          "' is neither a local path nor an S3 URL: an S3 location is written "
+                                          "s3://BUCKET/PREFIX (lower case, two slashes)");
+  }
   if (!is_s3_url(location)) return location;
   std::string url = location;
   if (url.size() == k_s3_scheme.size() || url[k_s3_scheme.size()] == '/') {

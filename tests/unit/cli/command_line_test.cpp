@@ -226,6 +226,30 @@ TEST(CommandLine, HelpShowsDefaultsExitCodesAndAnExample) {
   EXPECT_NE(run_tool("quota-reconcile", {"--help"}).out.find("=text"), std::string::npos) << "--format default";
 }
 
+// Audit item 20: `--every 5m` without `serve` said "The following arguments were not expected: 5m
+// --every" (reversed, and no word of serve).
+TEST(CommandLine, AFlagOfASubcommandGivenWithoutItSaysWhoseItIs) {
+  auto run = run_tool("quota-reconcile", {"--store", "s", "--master", "http://127.0.0.1:1", "--every", "5m"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("quota-reconcile: unexpected arguments: --every 5m (--every is a flag of 'serve': "
+                         "quota-reconcile serve ... --every VALUE)"),
+            std::string::npos)
+      << run.err;
+  auto stray = run_tool("quota-rebuild", {"--store", "s", "one", "two"});
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_NE(stray.err.find("quota-rebuild: unexpected arguments: one two\n"), std::string::npos) << stray.err;
+}
+
+TEST(CommandLine, OutputToS3IsAUsageError) {
+  auto run = run_tool("quota-rebuild",
+                      {"--store", test::source_path("snapshots/sample/store"), "--output", "s3://demo/out.json"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(
+      run.err.find("--output 's3://demo/out.json': reports are written to a local file or stdout (-), never to S3"),
+      std::string::npos)
+      << run.err;
+}
+
 TEST(CommandLine, SubcommandHelpShowsTheSharedFlags) {
   for (const std::string command : {"summary", "objects", "verify", "diff", "dump"}) {
     auto run = run_tool("snapshot-inspect", {command, "--help"});

@@ -42,6 +42,25 @@ TEST(GenuineLive, InBalanceFromTheJsonList) {
   EXPECT_EQ(*report->metadata_age_ms, 0) << "the snapshot id's time equals the capture time";
 }
 
+// Audit item 14: saved responses with --sampled-at and a restore time 101 h later modelled a
+// restore the sampled master could not have made, without a word.
+TEST(GenuineLive, ARestoreTimeLaterThanTheSampleIsAWarning) {
+  auto r = genuine_request();
+  r.live.list_files = {test::source_path(k_r1 + "api_list.json")};
+  r.metadata.restore.charge_model = restore::ChargeModel::restore;
+  r.metadata.restore.restore_time_ms = 1795956295488 + 101ull * 3'600'000;
+  auto report = run_reconcile(test::local_files(), r);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  std::string warned;
+  for (const auto& f : report->live.findings) {
+    if (f.location == "--restore-time" && f.severity == model::Severity::warning) warned = f.message;
+  }
+  EXPECT_NE(warned.find("101h 00m 00s after the live sample (2026-11-29T12:44:55.488Z): a master sampled then had "
+                        "not restored later"),
+            std::string::npos)
+      << warned;
+}
+
 TEST(GenuineLive, InBalanceFromMetricsAlone) {
   auto r = genuine_request();
   r.live.metrics_files = {test::source_path(k_r1 + "metrics.txt")};

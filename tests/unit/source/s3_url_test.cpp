@@ -58,6 +58,15 @@ TEST(S3Url, ResolveStoreLocation) {
   auto bad = resolve_store_location("s3://bad bucket", "");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), util::StatusCode::invalid_argument);
+  // Audit item 19: near misses were read as local paths ("no snapshot root 'S3://demo/...'").
+  for (const char* near : {"S3://demo/sample", "s3:/demo", "s3:demo", "S3:"}) {
+    auto miss = resolve_store_location(near, "");
+    ASSERT_FALSE(miss.ok()) << near;
+    EXPECT_EQ(miss.status().message(), std::string("'") + near +
+                                           "' is neither a local path nor an S3 URL: an S3 location is written "
+                                           "s3://BUCKET/PREFIX (lower case, two slashes)");
+  }
+  EXPECT_EQ(*resolve_store_location("s3-copies/store", ""), "s3-copies/store");  // a local path
 }
 
 TEST(S3Url, UriEncoding) {
