@@ -242,7 +242,9 @@ std::string unexpected_arguments_message(const CLI::App& app, const std::vector<
     extras.erase(it);
   }
   ordered.insert(ordered.end(), extras.begin(), extras.end());
-  std::string message = "unexpected argument" + std::string(ordered.size() == 1 ? "" : "s") + ":";
+  // CLI11's own words (scripts may match them), in command-line order.
+  std::string message =
+      ordered.size() == 1 ? "The following argument was not expected:" : "The following arguments were not expected:";
   for (const auto& a : ordered) message += " " + a;
   for (const auto& a : ordered) {
     if (a.rfind("--", 0) != 0) continue;

@@ -231,13 +231,15 @@ TEST(CommandLine, HelpShowsDefaultsExitCodesAndAnExample) {
 TEST(CommandLine, AFlagOfASubcommandGivenWithoutItSaysWhoseItIs) {
   auto run = run_tool("quota-reconcile", {"--store", "s", "--master", "http://127.0.0.1:1", "--every", "5m"});
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("quota-reconcile: unexpected arguments: --every 5m (--every is a flag of 'serve': "
-                         "quota-reconcile serve ... --every VALUE)"),
+  EXPECT_NE(run.err.find(
+                "quota-reconcile: The following arguments were not expected: --every 5m (--every is a flag of 'serve': "
+                "quota-reconcile serve ... --every VALUE)"),
             std::string::npos)
       << run.err;
   auto stray = run_tool("quota-rebuild", {"--store", "s", "one", "two"});
   EXPECT_EQ(stray.exit_code, 2);
-  EXPECT_NE(stray.err.find("quota-rebuild: unexpected arguments: one two\n"), std::string::npos) << stray.err;
+  EXPECT_NE(stray.err.find("quota-rebuild: The following arguments were not expected: one two\n"), std::string::npos)
+      << stray.err;
 }
 
 TEST(CommandLine, OutputToS3IsAUsageError) {
