@@ -29,6 +29,22 @@ if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/deploy)
   install(DIRECTORY deploy/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/deploy)
 endif()
 install(FILES packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The stores the --help and man-page examples name (snapshots/...), without their golden
+# expectations, so the examples run on an installed system from share/moonquota
+# (cd /usr/share/moonquota && snapshot-inspect summary --store snapshots/sample/store).
+foreach(example IN ITEMS sample spec-worked-example survival live-audit promote-worked
+                         genuine-live/r1_quiescent_orphan genuine/s1_single_segment_basic)
+  get_filename_component(parent "snapshots/${example}" DIRECTORY)
+  install(DIRECTORY snapshots/${example} DESTINATION ${CMAKE_INSTALL_DATADIR}/moonquota/${parent}
+          PATTERN expected EXCLUDE)
+endforeach()
+
+# The systemd units, installed but not enabled: nothing in the package starts them. Each reads its
+# settings from /etc/moonquota/*.env (examples in share/doc/moonquota/deploy/systemd; docs/operations.md).
+install(FILES deploy/systemd/moonquota-reconcile.service deploy/systemd/moonquota-rebuild-check.service
+              deploy/systemd/moonquota-rebuild-check.timer
+        DESTINATION lib/systemd/system)
 set(moonquota_changelog_gz ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
 add_custom_command(OUTPUT ${moonquota_changelog_gz}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/packaging

@@ -2,10 +2,13 @@
 #   cmake -DTOOL=<path> -DNAME=<tool> -DOUT=<dir> -DHELP2MAN=<path or empty> -P ToolFiles.cmake
 #   <dir>/completions/bash/<tool>   `<tool> --completion bash`
 #   <dir>/completions/zsh/_<tool>   `<tool> --completion zsh`
-#   <dir>/man/<tool>.1, .1.gz       help2man over the tool's --help and --version (when HELP2MAN is set),
-#                                   with each subcommand's --help as a COMMANDS section (man_commands.sh)
+#   <dir>/man/<tool>.1, .1.gz       help2man over the tool's --help (when HELP2MAN is set), with each
+#                                   subcommand's --help as a COMMANDS section (man_commands.sh), the
+#                                   bare VERSION in the footer (the whole --version line, with git and
+#                                   the upstream commit, is too long there: it ran into the date) and
+#                                   VERSION and SEE ALSO sections (the other tools, the installed docs)
 # Each file is written beside and renamed into place, so a failed run leaves no partial file.
-foreach(var IN ITEMS TOOL NAME OUT)
+foreach(var IN ITEMS TOOL NAME OUT VERSION)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "ToolFiles.cmake: -D${var}=... is required")
   endif()
@@ -45,10 +48,21 @@ if(HELP2MAN)
   if(commands_size GREATER 0)
     set(include "--include=${page}.commands")
   endif()
+  execute_process(COMMAND "${TOOL}" --version OUTPUT_VARIABLE version_line OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(see_also "")
+  foreach(other IN ITEMS oplog-inspect quota-rebuild quota-reconcile snapshot-forge snapshot-inspect)
+    if(NOT other STREQUAL NAME)
+      string(APPEND see_also ".BR ${other} (1),\n")
+    endif()
+  endforeach()
+  file(WRITE "${page}.extra"
+       "[VERSION]\n${version_line}\n\n[SEE ALSO]\n${see_also}"
+       "and the documentation installed in /usr/share/doc/moonquota (README.md, docs/cli/${NAME}.md).\n")
   execute_process(COMMAND "${HELP2MAN}" --no-info --no-discard-stderr --section=1 "--name=${description}"
-                          ${include} "--output=${page}.tmp" "${TOOL}"
+                          "--version-string=${VERSION}" ${include} "--include=${page}.extra" "--output=${page}.tmp"
+                          "${TOOL}"
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
-  file(REMOVE "${page}.commands")
+  file(REMOVE "${page}.commands" "${page}.extra")
   if(NOT rc EQUAL 0)
     file(REMOVE "${page}.tmp")
     message(FATAL_ERROR "help2man ${NAME} failed (${rc}): ${err}")

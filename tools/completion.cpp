@@ -50,7 +50,10 @@ CompletionOption option_model(const CLI::Option& option) {
   model.choices = choices_of(option);
   const std::string type = option.get_type_name();
   const std::string base = type.substr(0, type.find(':'));
-  model.number = base == "INT" || base == "UINT" || base == "FLOAT" || base == "NUMBER";
+  // Numbers, and the typed values our flags name (a duration, survival points, an address, a URL,
+  // an instant): nothing to offer, and never file names (audit item 9).
+  model.number = base == "INT" || base == "UINT" || base == "FLOAT" || base == "NUMBER" || base == "DURATION" ||
+                 base == "POINTS" || base == "ADDRESS" || base == "URL" || base == "TIME";
   return model;
 }
 

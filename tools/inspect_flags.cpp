@@ -23,9 +23,10 @@ void add_survival_command(CLI::App& app, app::InspectArgs& r) {
       "survival", "What a restore at each point keeps and drops, per tenant; when each tenant's charge is gone");
   survival
       ->add_option("--at", r.at,
-                   "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), @EPOCH_MS, now "
-                   "(--restore-time)")
-      ->default_str(r.at);
+                   "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY after now, "
+                   "@EPOCH_MS, now (--restore-time)")
+      ->default_str(r.at)
+      ->type_name("POINTS");
   survival
       ->add_option("--path", r.path,
                    "restore (a master restores the snapshot) | promote (a standby bootstraps from it at each point, "
@@ -37,7 +38,8 @@ void add_survival_command(CLI::App& app, app::InspectArgs& r) {
       ->excludes(oplog_etcd);
   survival->add_option("--until-seq", r.until_seq, "promote: replay the OpLog only up to sequence N");
   survival->add_option("--lease-model", r.lease_model, "upstream | keep (leases ignored at restore)")
-      ->default_str("upstream");
+      ->default_str("upstream")
+      ->check(CLI::IsMember({"upstream", "keep"}));
 }
 
 }  // namespace

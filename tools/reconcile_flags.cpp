@@ -24,7 +24,8 @@ constexpr const char* k_history_footer =
 void add_live_flags(CLI::App& app, app::LiveArgs& live) {
   add_repeatable_option(app, "--master", live.master,
                         "Live master admin URL, http://HOST:PORT (metrics_port); repeat for the replicas of an HA "
-                        "cell: a standby's 503 moves on to the next");
+                        "cell: a standby's 503 moves on to the next")
+      ->type_name("URL");
   add_repeatable_option(app, "--live-json", live.live_json,
                         "Saved GET /api/v1/tenant_quotas body (repeatable: one sample each; excludes --master)");
   add_repeatable_option(app, "--live-metrics", live.live_metrics, "Saved /metrics body (repeatable)");
@@ -95,10 +96,15 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
                                "Audit continuously: at start, every --every and on a new latest snapshot; serve "
                                "/metrics /healthz /report /report.json /history over HTTP until SIGTERM");
   f.serve->fallthrough(true);
-  f.serve->add_option("--listen", f.serve_flags.listen,
-                      "HOST:PORT to serve on (loopback by default; 0.0.0.0:9464 exposes it; port 0 picks a free one, "
-                      "logged as 'listening on http://HOST:PORT', the first line on stderr)");
-  f.serve->add_option("--every", f.serve_flags.every, "Interval between audits: a number and ms, s, m or h (30s, 5m)");
+  f.serve
+      ->add_option("--listen", f.serve_flags.listen,
+                   "HOST:PORT to serve on (loopback by default; 0.0.0.0:9464 or :9464 exposes it; port 0 picks a free "
+                   "one, printed as 'listening on http://HOST:PORT', the first line on stderr)")
+      ->type_name("ADDRESS");
+  f.serve
+      ->add_option("--every", f.serve_flags.every,
+                   "Interval between audits: a number and ms, s, m, h or d (30s, 5m, 1d)")
+      ->type_name("DURATION");
   f.serve->footer(k_serve_footer);
   add_history_subcommand(app, f);
 }

@@ -15,7 +15,9 @@ void add_store_flags(CLI::App& app, app::StoreArgs& a) {
   app.add_option("--catalog", a.catalog, "Snapshot catalog: embedded (default) | redis")
       ->check(CLI::IsMember({"embedded", "redis"}));
   app.add_option("--redis", a.redis, "Redis HOST:PORT of the redis catalog");
-  app.add_option("--restore-time", a.restore_time, "now | MS: the instant used for lease expiry (default now)");
+  app.add_option("--restore-time", a.restore_time,
+                 "now | +DELAY (+30s: that long after now) | MS: the instant used for lease expiry (default now)")
+      ->type_name("TIME");
   app.add_option("--max-payload-bytes", a.max_payload_bytes,
                  "Memory guard: largest decompressed payload or shard accepted (default 1 GiB)");
   add_s3_flags(app, a.s3);

@@ -15,15 +15,23 @@ void add(std::vector<Cause>& out, const char* id, util::u128 bytes, std::string 
 std::vector<Cause> causes_of(const restore::TenantTally& tally, restore::ChargeModel model) {
   const auto& e = tally.evidence;
   std::vector<Cause> out;
+  // In the restore model a write in flight is a non-COMPLETE object the restore erases: only the
+  // master that wrote the metadata (still running) can charge it (audit item 15).
+  const std::string running_only =
+      model == restore::ChargeModel::restore
+          ? "; the restore erases these objects, so this explains a master that has kept running since the "
+            "metadata was written, not one that restored it"
+          : "";
   add(out, k_cause_in_flight, e.in_flight_bytes,
       util::counted(e.in_flight_objects, "object", "objects") +
           " with PROCESSING MEMORY replicas in the metadata (PutStart, Copy, Move or promotion targets): charged "
-          "as pending until the write settles");
+          "as pending until the write settles" +
+          running_only);
   if (e.upserts.objects > 0) {
     add(out, k_cause_upsert_in_flight, e.upserts.old_bytes,
         util::counted(e.upserts.objects, "size-changing Upsert", "size-changing Upserts") + " in flight: the old " +
             std::to_string(util::saturated_charge(e.upserts.old_bytes)) + " bytes stay charged beside the new " +
-            std::to_string(util::saturated_charge(e.upserts.new_bytes)) + " bytes until UpsertEnd");
+            std::to_string(util::saturated_charge(e.upserts.new_bytes)) + " bytes until UpsertEnd" + running_only);
   }
   add(out, k_cause_removed_awaiting_finalize, e.removed_bytes,
       util::counted(e.removed_objects, "object", "objects") +

@@ -46,6 +46,29 @@ util::Result<model::SnapshotDescriptor> read_descriptor(ObjectStore& store, cons
   return format::parse_descriptor(*text);
 }
 
+namespace {
+
+// "; the store holds cluster ids: a, b" when a wrong --cluster-id is the likely mistake; empty
+// when the store holds no snapshot root at all (or cannot be listed).
+std::string clusters_present(ObjectStore& store, const std::string& store_dir) {
+  const std::string parent = snapshot_root(store_dir, "");  // ".../mooncake_master_snapshot/"
+  auto keys = store.list(parent);
+  if (!keys.ok()) return {};
+  std::set<std::string> clusters;
+  for (const auto& key : *keys) {
+    const std::string rest = key.substr(parent.size());
+    if (const auto slash = rest.find('/'); slash != std::string::npos && slash > 0) {
+      clusters.insert(rest.substr(0, slash));
+    }
+  }
+  if (clusters.empty()) return {};
+  std::string list;
+  for (const auto& c : clusters) list += (list.empty() ? "" : ", ") + util::printable(c);
+  return std::string("; the store holds cluster id") + (clusters.size() == 1 ? "" : "s") + ": " + list;
+}
+
+}  // namespace
+
 util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std::string& store_dir,
                                                    const std::string& cluster_id) {
   CatalogListing out;
@@ -56,8 +79,9 @@ util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std
       // A missing bucket says so; otherwise the wording of a missing local directory.
       const std::string& why = keys.status().message();
       const auto bucket = why.find("no bucket '");
-      return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id" +
-                                     (bucket != std::string::npos ? "; " + why.substr(bucket) : std::string()) + ")");
+      return util::Status::not_found(
+          "no snapshot root '" + out.root + "' (check --store and --cluster-id" +
+          (bucket != std::string::npos ? "; " + why.substr(bucket) : clusters_present(store, store_dir)) + ")");
     }
     return keys.status();
   }

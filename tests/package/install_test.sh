@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `cmake --install` (cmake/Install.cmake) into a temporary prefix: exactly the tools in bin/, one man
 # page and two completion scripts per tool, the docs, copyright, changelog and deploy examples
-# under share/doc/moonquota, nothing else (no test program, no library, no header); the installed
-# tools run and the installed bash completion completes.
+# under share/doc/moonquota, the example stores under share/moonquota/snapshots, the systemd units
+# in lib/systemd/system, nothing else (no test program, no library, no header); the installed
+# tools run, the installed bash completion completes, and every --help example runs from
+# share/moonquota.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build="$1"; source_dir="$2"
@@ -27,6 +29,13 @@ expected="$(
   echo share/doc/moonquota/changelog.gz
   (cd "$source_dir" && find docs -type f | sed 's|^|share/doc/moonquota/|')
   [[ -d "$source_dir/deploy" ]] && (cd "$source_dir/deploy" && find . -type f | sed 's|^\./|share/doc/moonquota/deploy/|')
+  for example in sample spec-worked-example survival live-audit promote-worked genuine-live/r1_quiescent_orphan \
+                 genuine/s1_single_segment_basic; do
+    (cd "$source_dir" && find "snapshots/$example" -type f -not -path '*/expected/*' | sed 's|^|share/moonquota/|')
+  done
+  for unit in moonquota-reconcile.service moonquota-rebuild-check.service moonquota-rebuild-check.timer; do
+    echo "lib/systemd/system/$unit"
+  done
 )"
 actual="$(cd "$prefix" && find . -type f -o -type l | sed 's|^\./||')"
 missing="$(comm -23 <(sort <<<"$expected") <(sort <<<"$actual"))"
@@ -42,4 +51,11 @@ done
 got="$(bash -c 'source "$1"; COMP_WORDS=(quota-rebuild --format ""); COMP_CWORD=2; _moonquota_quota_rebuild; echo "${COMPREPLY[*]}"' _ \
   "$prefix/share/bash-completion/completions/quota-rebuild")"
 [[ "$got" == "text json prom" ]] || fail "installed bash completion of quota-rebuild --format: [$got]"
+# The examples of --help against the installed stores (serve and the two-command history example
+# are run by tests/docs/help_examples_test.sh from the source tree).
+for tool in quota-rebuild snapshot-inspect oplog-inspect; do
+  example="$("$prefix/bin/$tool" --help | awk '/^Example:/ {getline; sub(/^  /, ""); print; exit}')"
+  (cd "$prefix/share/moonquota" && PATH="$prefix/bin:$PATH" bash -c "$example" >/dev/null 2>&1) ||
+    fail "the --help example of $tool does not run from the installed share/moonquota: $example"
+done
 finish

@@ -41,7 +41,21 @@ for tool in "${tools[@]}"; do
       count=$((count + 1))
     done
   done
-  grep -qF "\"$("$build/tools/$tool" --version)\"" "$page" || fail "$tool: the page's .TH line does not hold --version's line"
+  # The footer holds "<tool> <version>" only (the whole --version line ran into the date); the whole
+  # line is in a VERSION section, and SEE ALSO names the other tools.
+  version_line="$("$build/tools/$tool" --version)"
+  grep -qE "^\.TH .*\"$tool $(awk '{print $2}' <<<"$version_line")\"" "$page" ||
+    fail "$tool: the .TH line does not hold '$tool <version>'"
+  # In the page's source: rendering justifies and hyphenates long lines.
+  grep -qxF "$version_line" <(sed -n '/^\.SH VERSION$/,/^\.SH/p' "$page") ||
+    fail "$tool: the page has no VERSION section holding --version's line"
+  see_also="$(sed -n '/^\.SH "SEE ALSO"$/,/^\.SH/p' "$page")"
+  for other in "${tools[@]}"; do
+    [[ "$other" == "$tool" ]] && continue
+    grep -qxF ".BR $other (1)," <<<"$see_also" || fail "$tool: SEE ALSO does not name $other(1)"
+  done
+  footer="$(grep -v '^[[:space:]]*$' <<<"$plain" | tail -n 1)"
+  grep -qE "^$tool [0-9.]+ +[A-Z][a-z]+ [0-9]{4} +${tool^^}\(1\)$" <<<"$footer" || fail "$tool: footer '$footer'"
   echo "$tool: renders cleanly, $count options"
 done
 finish

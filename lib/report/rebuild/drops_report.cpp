@@ -29,25 +29,16 @@ quota::TenantDrops drops_of(const quota::DropTable& table, const std::string& te
   return none;
 }
 
-void render_drop_table(const quota::DropTable& table, std::ostream& out) {
-  if (table.empty()) return;
-  out << "\n"
-      << (table.standby ? "DROPPED BY THE STANDBY BOOTSTRAP" : "DROPPED BY THE RESTORE")
-      << " (bytes: what the dropped objects were charged, size x COMPLETE MEMORY replicas)\n";
-  util::TextTable t;
-  using A = util::TextTable::Align;
-  t.add_column("TENANT", A::left);
-  for (const char* h : {"NON-COMPLETE", "NON-COMPLETE-BYTES", "LEASE-EXPIRED", "LEASE-EXPIRED-BYTES"}) {
-    t.add_column(h, A::right);
-  }
+DropTableCells drop_table_cells(const quota::DropTable& table) {
+  DropTableCells cells;
+  cells.title = table.standby ? "DROPPED BY THE STANDBY BOOTSTRAP" : "DROPPED BY THE RESTORE";
+  cells.headers = {"TENANT", "NON-COMPLETE", "NON-COMPLETE-BYTES", "LEASE-EXPIRED", "LEASE-EXPIRED-BYTES"};
   if (table.standby) {
-    t.add_column("SIZE-0", A::right);
-    t.add_column("INVALID-MEMORY", A::right);
+    cells.headers.insert(cells.headers.end(), {"SIZE-0", "INVALID-MEMORY"});
   } else {
-    t.add_column("UNDECODABLE", A::right);
+    cells.headers.emplace_back("UNDECODABLE");
   }
-  t.add_column("CHARGED", A::right);
-  t.add_column("CHARGE-WITHOUT-DROPS", A::right);
+  cells.headers.insert(cells.headers.end(), {"CHARGED", "CHARGE-WITHOUT-DROPS"});
   for (const auto& [tenant, d] : table.tenants) {
     std::vector<std::string> row = {util::printable(tenant), std::to_string(d.non_complete.objects),
                                     std::to_string(d.non_complete.bytes), std::to_string(d.lease_expired.objects),
@@ -60,8 +51,19 @@ void render_drop_table(const quota::DropTable& table, std::ostream& out) {
     }
     row.push_back(std::to_string(d.charged_bytes));
     row.push_back(std::to_string(d.charged_bytes_without_drops));
-    t.add_row(std::move(row));
+    cells.rows.push_back(std::move(row));
   }
+  return cells;
+}
+
+void render_drop_table(const quota::DropTable& table, std::ostream& out) {
+  if (table.empty()) return;
+  const DropTableCells cells = drop_table_cells(table);
+  out << "\n" << cells.title << " (" << k_drop_bytes_meaning << ")\n";
+  util::TextTable t;
+  using A = util::TextTable::Align;
+  for (std::size_t c = 0; c < cells.headers.size(); ++c) t.add_column(cells.headers[c], c == 0 ? A::left : A::right);
+  for (const auto& row : cells.rows) t.add_row(row);
   t.render(out);
 }
 

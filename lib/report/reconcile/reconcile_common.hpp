@@ -18,14 +18,10 @@ namespace moonquota::report {
     return r.metadata_point_ms ? "unknown: the live sample time is not known (saved responses without --sampled-at)"
                                : "unknown: the snapshot has no descriptor time";
   }
+  // The span as every other age of the reports ("1h 02m 03s", as `created:` and `age at restore`).
   const std::int64_t ms = *r.metadata_age_ms;
-  const std::int64_t a = ms < 0 ? -ms : ms;
-  std::string span = std::to_string(a / 1000) + "." + std::to_string((a % 1000) / 100) + " s";
-  if (a >= 3'600'000)
-    span = std::to_string(a / 3'600'000) + " h " + std::to_string((a % 3'600'000) / 60'000) + " min";
-  else if (a >= 60'000)
-    span = std::to_string(a / 60'000) + " min " + std::to_string((a % 60'000) / 1000) + " s";
-  return "metadata is " + span + (ms >= 0 ? " older" : " newer") + " than the live sample";
+  return "metadata is " + util::hms_text(ms < 0 ? util::span_ms(0, ms) : ms) + (ms >= 0 ? " older" : " newer") +
+         " than the live sample";
 }
 
 // When the master was sampled: "2026-12-01T00:00:00.000Z (1796083200000 ms)", or why it is unknown.
@@ -33,6 +29,11 @@ namespace moonquota::report {
   if (!r.live.first_sample_ms) return "unknown (saved responses without --sampled-at)";
   const std::uint64_t ms = *r.live.first_sample_ms;
   return util::utc_iso8601(static_cast<std::int64_t>(ms)) + " (" + std::to_string(ms) + " ms)";
+}
+
+// "'gamma' is an orphan: charged with no policy; admission closed, over quota" (id as given).
+[[nodiscard]] inline std::string orphan_phrase(const std::string& tenant_id) {
+  return "'" + tenant_id + "' is an orphan: charged with no policy; admission closed, over quota";
 }
 
 // Which model made the expected side (docs/accounting.md, "The two models").

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "report/escape.hpp"
+#include "report/rebuild/drops_report.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/svg_chart.hpp"
 #include "util/text_encoding.hpp"
@@ -49,7 +50,8 @@ std::vector<ChartSeries> chart_series(const reconcile::ReconcileReport& r, const
 
 void render_table(const reconcile::ReconcileReport& r, const history::TrendTable* trends, std::ostream& out) {
   out << "<table id=\"tenants\"><thead><tr><th>tenant</th><th>expected</th><th>live (min)</th><th>live (max)</th>"
-         "<th>delta</th><th>in flight</th><th>unexplained</th><th>verdict</th><th>within tolerance</th>";
+         "<th>delta</th><th>in flight</th><th>explained</th><th>unexplained</th><th>verdict</th><th>within "
+         "tolerance</th>";
   if (trends != nullptr) out << "<th>persistent</th><th>rate (B/h)</th>";
   out << "</tr></thead><tbody>\n";
   for (const auto& d : r.tenants) {
@@ -58,8 +60,8 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
         << d.expected_charged_bytes << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_charged_bytes) : "-")
         << "</td><td class=\"n\">" << (d.live ? std::to_string(d.live_max_charged_bytes) : "-")
         << "</td><td class=\"n\">" << signed_bytes(d.delta_bytes) << "</td><td class=\"n\">" << d.in_flight_bytes
-        << "</td><td class=\"n\">" << signed_bytes(d.unexplained_bytes) << "</td><td class=\"" << v << "\">" << v
-        << "</td><td>" << (d.within_tolerance ? "yes" : "no") << "</td>";
+        << "</td><td class=\"n\">" << d.explained_bytes << "</td><td class=\"n\">" << signed_bytes(d.unexplained_bytes)
+        << "</td><td class=\"" << v << "\">" << v << "</td><td>" << (d.within_tolerance ? "yes" : "no") << "</td>";
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
       out << "<td>" << (t != nullptr && t->persistent ? "yes" : "no") << "</td><td class=\"n\">";
@@ -70,6 +72,23 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
       }
       out << "</td>";
     }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+// The restore model's drop table (what text prints as DROPPED BY THE RESTORE); nothing when empty.
+void render_drops_html(const quota::DropTable& table, std::ostream& out) {
+  const DropTableCells drops = drop_table_cells(table);
+  if (drops.rows.empty()) return;
+  out << "<h2>" << html_escape(drops.title) << "</h2>\n<p>" << html_escape(k_drop_bytes_meaning)
+      << "</p>\n<table id=\"drops\"><thead><tr>";
+  for (const auto& head : drops.headers) out << "<th>" << html_escape(head) << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (const auto& row : drops.rows) {
+    out << "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i)
+      out << (i == 0 ? "<td>" : "<td class=\"n\">") << html_escape(row[i]) << "</td>";
     out << "</tr>\n";
   }
   out << "</tbody></table>\n";
@@ -113,6 +132,12 @@ void render_reconcile_html(const reconcile::ReconcileReport& r, const history::T
   render_svg_chart(chart_series(r, trends), out);
   out << "<h2>Tenants</h2>\n";
   render_table(r, trends, out);
+  for (const auto& d : r.tenants) {
+    if (d.expected && d.expected->orphan && d.expected->visible) {
+      out << "<p class=\"note\">note: " << html_escape(orphan_phrase(d.tenant_id)) << "</p>\n";
+    }
+  }
+  render_drops_html(r.metadata.drops, out);
   bool any = false;
   for (const auto& d : r.tenants) {
     if (d.verdict == reconcile::Verdict::match) continue;

@@ -1,6 +1,7 @@
 #include "report/reconcile/reconcile_markdown.hpp"
 
 #include "report/escape.hpp"
+#include "report/rebuild/drops_report.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 
 namespace moonquota::report {
@@ -8,6 +9,22 @@ namespace moonquota::report {
 namespace {
 
 std::string cell(const std::string& raw) { return markdown_escape(raw); }
+
+// The restore model's drop table (what text prints as DROPPED BY THE RESTORE); nothing when empty.
+void render_drops_markdown(const quota::DropTable& table, std::ostream& out) {
+  const DropTableCells drops = drop_table_cells(table);
+  if (drops.rows.empty()) return;
+  out << "\n## " << cell(drops.title) << "\n\n" << cell(k_drop_bytes_meaning) << ".\n\n|";
+  for (const auto& head : drops.headers) out << " " << cell(head) << " |";
+  out << "\n|---|";
+  for (std::size_t i = 1; i < drops.headers.size(); ++i) out << "---:|";
+  out << "\n";
+  for (const auto& row : drops.rows) {
+    out << "|";
+    for (const auto& v : row) out << " " << cell(v) << " |";
+    out << "\n";
+  }
+}
 
 }  // namespace
 
@@ -33,16 +50,16 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
       << c.max_abs_unexplained_bytes << " bytes |\n\n";
 
   out << "## Tenants" << (r.drift() ? " that drift" : "") << "\n\n";
-  out << "| tenant | expected | live (min) | live (max) | delta | in flight | unexplained | verdict | within tolerance "
-         "|"
+  out << "| tenant | expected | live (min) | live (max) | delta | in flight | explained | unexplained | verdict | "
+         "within tolerance |"
       << (trends != nullptr ? " persistent | rate (B/h) |" : "") << "\n";
-  out << "|---|---:|---:|---:|---:|---:|---:|---|---|" << (trends != nullptr ? "---|---:|" : "") << "\n";
+  out << "|---|---:|---:|---:|---:|---:|---:|---:|---|---|" << (trends != nullptr ? "---|---:|" : "") << "\n";
   for (const auto& d : r.tenants) {
     if (r.drift() && d.verdict == reconcile::Verdict::match) continue;
     out << "| " << cell(d.tenant_id) << " | " << d.expected_charged_bytes << " | "
         << (d.live ? std::to_string(d.live_charged_bytes) : "-") << " | "
         << (d.live ? std::to_string(d.live_max_charged_bytes) : "-") << " | " << signed_bytes(d.delta_bytes) << " | "
-        << d.in_flight_bytes << " | " << signed_bytes(d.unexplained_bytes) << " | "
+        << d.in_flight_bytes << " | " << d.explained_bytes << " | " << signed_bytes(d.unexplained_bytes) << " | "
         << reconcile::verdict_name(d.verdict) << " | " << (d.within_tolerance ? "yes" : "**no**") << " |";
     if (trends != nullptr) {
       const auto* t = trends->find(d.tenant_id);
@@ -68,6 +85,12 @@ void render_reconcile_markdown(const reconcile::ReconcileReport& r, const histor
     if (!d.causes.empty()) out << "- unexplained: " << signed_bytes(d.unexplained_bytes) << " bytes\n";
     for (const auto& cause : d.likely_causes) out << "- " << cell(cause) << "\n";
   }
+  for (const auto& d : r.tenants) {
+    if (d.expected && d.expected->orphan && d.expected->visible) {
+      out << "\n**Note:** " << cell(orphan_phrase(d.tenant_id)) << "\n";
+    }
+  }
+  render_drops_markdown(r.metadata.drops, out);
   bool any_finding = false;
   for (const auto& f : r.live.findings) {
     if (f.severity == model::Severity::info) continue;

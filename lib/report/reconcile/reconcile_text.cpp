@@ -75,6 +75,7 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
                       {"LIVE", A::right},
                       {"DELTA", A::right},
                       {"IN-FLIGHT", A::right},
+                      {"EXPLAINED", A::right},
                       {"UNEXPLAINED", A::right},
                       {"LIVE-MAX", A::right},
                       {"VERDICT", A::left},
@@ -91,6 +92,7 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
                                       d.live ? std::to_string(d.live_charged_bytes) : "-",
                                       signed_bytes(d.delta_bytes),
                                       std::to_string(d.in_flight_bytes),
+                                      std::to_string(d.explained_bytes),
                                       signed_bytes(d.unexplained_bytes),
                                       d.live ? std::to_string(d.live_max_charged_bytes) : "-",
                                       reconcile::verdict_name(d.verdict),
@@ -144,8 +146,7 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
   }
   for (const auto& d : r.tenants) {
     if (d.expected && d.expected->orphan && d.expected->visible) {
-      out << "note:      '" << util::printable(d.tenant_id)
-          << "' is an orphan: charged with no policy; admission closed, over quota\n";
+      out << "note:      " << orphan_phrase(util::printable(d.tenant_id)) << "\n";
     }
   }
   render_drop_table(r.metadata.drops, out);  // empty in the live model

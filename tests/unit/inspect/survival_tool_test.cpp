@@ -221,7 +221,7 @@ TEST(SurvivalTool, BadValuesExitTwoNamingTheValue) {
       {{"--at", "1787375520123"}, "--at '1787375520123' needs a unit"},
       {{"--at", "@soon"}, "--at '@soon'"},
       {{"--at", ""}, "--at '' has an empty item"},
-      {{"--lease-model", "forever"}, "--lease-model 'forever'"},
+      {{"--lease-model", "forever"}, "--lease-model: forever not in {upstream,keep}"},
       {{"--path", "failover"}, "--path: failover not in {restore,promote}"},
       {{"--path", "promote"}, "--path promote needs --oplog-etcd or --oplog-file"},
       {{"--oplog-file", "x.jsonl"}, "--path restore reads no OpLog"},

@@ -48,6 +48,24 @@ TEST_F(EmbeddedCatalog, MissingRootIsNotFound) {
   EXPECT_NE(listing.status().message().find("mooncake_master_snapshot/other_cluster/"), std::string::npos);
 }
 
+// Audit item 19: a wrong --cluster-id names the cluster ids the store does hold.
+TEST_F(EmbeddedCatalog, AWrongClusterIdNamesTheClustersPresent) {
+  publish("20260822_051200_123");
+  write_file(m_tmp.path() / "mooncake_master_snapshot" / "prod-s" / "latest.txt", "x");
+  auto listing = read_embedded_catalog(test::local_files(), m_tmp.str(), "prod-x");
+  ASSERT_FALSE(listing.ok());
+  EXPECT_EQ(listing.status().code(), util::StatusCode::not_found);
+  EXPECT_NE(listing.status().message().find(
+                "(check --store and --cluster-id; the store holds cluster ids: mooncake_cluster, prod-s)"),
+            std::string::npos)
+      << listing.status().message();
+  TempDir empty;
+  auto none = read_embedded_catalog(test::local_files(), empty.str(), "prod-x");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("(check --store and --cluster-id)"), std::string::npos)
+      << none.status().message();
+}
+
 TEST_F(EmbeddedCatalog, ListsDescendingByString) {
   publish("20260822_051200_123");
   publish("20260822_061200_000");

@@ -110,7 +110,7 @@ TEST(ReconcileText, ColourOnlyWhenAsked) {
   render_reconcile_text(report, nullptr, on, colour);
   EXPECT_EQ(plain.str().find('\x1b'), std::string::npos);
   EXPECT_NE(colour.str().find("\x1b[31m"), std::string::npos);
-  EXPECT_NE(plain.str().find("metadata is 1 min 30 s older than the live sample"), std::string::npos);
+  EXPECT_NE(plain.str().find("metadata is 0h 01m 30s older than the live sample"), std::string::npos);
 }
 
 TEST(ReconcileMarkdown, TicketShowsOnlyDriftAndEscapesCells) {
