@@ -13,6 +13,7 @@
 #include "format/oplog_payloads.hpp"
 #include "format/policy_yaml.hpp"
 #include "format/struct_pack_reader.hpp"
+#include "fuzz/entry_checks.hpp"
 #include "inspect/survival_points.hpp"
 #include "model/tenant_id.hpp"
 #include "reconcile/prometheus_text.hpp"
@@ -27,15 +28,6 @@ namespace moonquota::fuzz {
 namespace {
 
 using nlohmann::json;
-
-void check(bool condition) {
-  if (!condition) std::abort();
-}
-
-template <typename T>
-void check_error(const util::Result<T>& r) {
-  if (!r.ok()) check(!r.status().message().empty());
-}
 
 std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

@@ -5,7 +5,7 @@
 // corpus replay test.
 //
 //   run_s3_env_file       parse_environment_text: what parses has valid names; written back as
-//                         NAME=VALUE lines (quoted when the value would change) it parses the same;
+//                         NAME="VALUE" lines it parses the same (a value with a quote or newline aside);
 //                         s3_config_from_environment over it either configures or names a variable.
 //   run_durations         the input as --every (parse_duration_ms: what parses is in (0, 7 days]
 //                         and duration_text of it parses back), as a span (parse_span_ms: at most

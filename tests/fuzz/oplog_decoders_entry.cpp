@@ -5,19 +5,11 @@
 
 #include "format/oplog_batch.hpp"
 #include "format/oplog_payloads.hpp"
+#include "fuzz/entry_checks.hpp"
 
 namespace moonquota::fuzz {
 
 namespace {
-
-void check(bool condition) {
-  if (!condition) std::abort();
-}
-
-template <typename T>
-void check_error(const util::Result<T>& r) {
-  if (!r.ok()) check(!r.status().message().empty());
-}
 
 void batch(std::string_view in) {
   model::Findings findings;
