@@ -55,7 +55,8 @@ util::Result<S3Settings> s3_settings_from_args(const S3Args& a, util::NetLog log
 }
 
 util::Status resolve_store_location(std::string& location, const S3Settings& settings) {
-  if (location.empty() || !source::is_s3_url(location)) return {};
+  // Local paths come back as given; a near miss of s3:// (S3://, s3:/) is refused there.
+  if (location.empty()) return {};
   MQ_ASSIGN_OR_RETURN(location, source::resolve_store_location(location, settings.config.bucket));
   return {};
 }

@@ -252,6 +252,17 @@ TEST(CommandLine, OutputToS3IsAUsageError) {
       << run.err;
 }
 
+TEST(CommandLine, AStoreThatAlmostNamesS3IsAUsageError) {
+  // Audit item 19: read as a local path, it only said "no snapshot root 'S3://demo/x/...'".
+  for (const std::string store : {"S3://demo/x", "s3:/demo/x"}) {
+    auto run = run_tool("quota-rebuild", {"--store", store});
+    EXPECT_EQ(run.exit_code, 2) << store << ": " << run.err;
+    EXPECT_NE(run.err.find("is neither a local path nor an S3 URL: an S3 location is written s3://BUCKET/PREFIX"),
+              std::string::npos)
+        << run.err;
+  }
+}
+
 TEST(CommandLine, SubcommandHelpShowsTheSharedFlags) {
   for (const std::string command : {"summary", "objects", "verify", "diff", "dump"}) {
     auto run = run_tool("snapshot-inspect", {command, "--help"});
