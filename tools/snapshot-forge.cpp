@@ -63,6 +63,11 @@ int run(int argc, char** argv) {
   app.add_option("--clients", large.clients, "Clients (segment chains) of the synthetic store")
       ->needs(large_opt)
       ->check(CLI::Range(1, 64));
+  app.add_option("--segment-bytes", large.segment_bytes,
+                 "Segment size of the synthetic store (default 3.75 GiB, node tables never grow); any other size "
+                 "lets node tables grow, as a long-running master's do")
+      ->needs(large_opt)
+      ->check(CLI::Range(mq::forge::k_min_large_segment_bytes, mq::forge::k_max_large_segment_bytes));
   mq::tools::add_threads_option(app, common.threads);
   mq::tools::add_verbosity_flags(app, common);
   mq::tools::add_s3_flags(app, args.s3);

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "forge/large_store.hpp"
 #include "forge/streaming_file.hpp"
 #include "format/msgpack_writer.hpp"
 #include "format/segments_encoder.hpp"
@@ -27,11 +28,16 @@ std::string endpoint_of(std::uint32_t client, std::uint32_t sequence) {
 
 }  // namespace
 
-SegmentChains::SegmentChains(const ObjectMix& mix, std::uint64_t seed, std::uint64_t segment_bytes,
-                             std::string spill_path)
+SegmentShape segment_shape(std::uint64_t segment_bytes) {
+  if (segment_bytes == 0) return SegmentShape{k_default_large_segment_bytes, false};
+  return SegmentShape{segment_bytes, true};
+}
+
+SegmentChains::SegmentChains(const ObjectMix& mix, std::uint64_t seed, SegmentShape shape, std::string spill_path)
     : m_mix(mix),
       m_uuid_first(0x5e65e65e6ULL ^ (seed * 0x9e3779b97f4a7c15ULL)),
-      m_segment_bytes(segment_bytes),
+      m_segment_bytes(shape.bytes),
+      m_grow_node_tables(shape.grow_node_tables),
       m_spill_path(std::move(spill_path)),
       m_chains(mix.clients()) {}
 
@@ -50,6 +56,11 @@ util::Status SegmentChains::open_segment(std::uint32_t client) {
   info.name = "client-" + std::to_string(client) + "/seg-" + std::to_string(chain.sequence);
   info.endpoint = endpoint_of(client, chain.sequence);
   info.client = client;
+  if ((std::uint64_t{chain.sequence} + 1) * m_segment_bytes > k_client_address_stride) {
+    return util::Status::invalid_argument("client " + std::to_string(client) + "'s segments of " +
+                                          std::to_string(m_segment_bytes) + " bytes overflow its " +
+                                          std::to_string(k_client_address_stride) + "-byte address range");
+  }
   const std::uint64_t base = k_first_base + client * k_client_address_stride + chain.sequence * m_segment_bytes;
   MQ_ASSIGN_OR_RETURN(forge::OffsetAllocatorSimulation sim,
                       forge::OffsetAllocatorSimulation::create(base, m_segment_bytes));
@@ -110,7 +121,7 @@ util::Status SegmentChains::close_segment(std::uint32_t client) {
 util::Result<PlannedObject::Placement> SegmentChains::place(std::uint32_t client, std::uint64_t bytes) {
   Chain& chain = m_chains[client];
   if (!chain.allocator) MQ_RETURN_IF_ERROR(open_segment(client));
-  if (chain.allocator->free_node_slots() == 0) {
+  if (!m_grow_node_tables && chain.allocator->free_node_slots() == 0) {
     MQ_RETURN_IF_ERROR(close_segment(client));
     MQ_RETURN_IF_ERROR(open_segment(client));
   }

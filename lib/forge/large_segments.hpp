@@ -17,10 +17,20 @@
 
 namespace moonquota::forge::large {
 
+// The size of every segment and whether its node table may grow (or the segment is closed when
+// the initial capacity is used up).
+struct SegmentShape {
+  std::uint64_t bytes = 0;
+  bool grow_node_tables = false;
+};
+// The shape of LargeStoreOptions::segment_bytes (0: the default size, tables never grow).
+[[nodiscard]] SegmentShape segment_shape(std::uint64_t segment_bytes);
+
 class SegmentChains {
  public:
-  // `spill_path` is created (and removed by the destructor). `segment_bytes` <= 3.75 GiB.
-  SegmentChains(const ObjectMix& mix, std::uint64_t seed, std::uint64_t segment_bytes, std::string spill_path);
+  // `spill_path` is created (and removed by the destructor). A chain's segments must fit in its
+  // client's address range (16 TiB): place() fails when they would not.
+  SegmentChains(const ObjectMix& mix, std::uint64_t seed, SegmentShape shape, std::string spill_path);
   ~SegmentChains();
   SegmentChains(const SegmentChains&) = delete;
   SegmentChains& operator=(const SegmentChains&) = delete;
@@ -57,6 +67,7 @@ class SegmentChains {
   const ObjectMix& m_mix;
   std::uint64_t m_uuid_first;
   std::uint64_t m_segment_bytes;
+  bool m_grow_node_tables;
   std::string m_spill_path;
   int m_spill_fd = -1;
   std::uint64_t m_spill_size = 0;

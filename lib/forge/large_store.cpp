@@ -34,7 +34,6 @@ using large::PlannedObject;
 using large::ReplicaPlan;
 
 constexpr std::uint32_t k_shards = util::k_metadata_shards;
-constexpr std::uint64_t k_segment_bytes = 4026531840ULL;  // 3.75 GiB: multiplier_bits 0
 constexpr std::size_t k_bucket_buffer = 512;              // indices buffered per shard before a write
 using ShardCounts = std::array<std::uint64_t, k_shards>;
 
@@ -203,7 +202,8 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
   ShardIndexFile index((dir / ".forge-shard-index.tmp").string());
   const std::uint64_t total = options.objects + options.added_objects;
   MQ_RETURN_IF_ERROR(index.build(mix, total, threads));
-  large::SegmentChains chains(mix, options.seed, k_segment_bytes, (dir / ".forge-segments.tmp").string());
+  const large::SegmentShape shape = large::segment_shape(options.segment_bytes);
+  large::SegmentChains chains(mix, options.seed, shape, (dir / ".forge-segments.tmp").string());
 
   LargeStoreSummary summary;
   std::uint32_t non_empty = 0;
@@ -236,7 +236,7 @@ util::Result<LargeStoreSummary> write_large_snapshot(const LargeStoreOptions& op
   std::optional<large::SegmentChains> replay;
   if (options.added_objects > 0) {
     MQ_ASSIGN_OR_RETURN(added, large::place_added_objects(options.objects, k_shards, batch, plan, chains));
-    replay.emplace(mix, options.seed, k_segment_bytes, (dir / ".forge-replay.tmp").string());
+    replay.emplace(mix, options.seed, shape, (dir / ".forge-replay.tmp").string());
   }
   large::SegmentChains& placer = replay ? *replay : chains;
   MQ_ASSIGN_OR_RETURN(auto metadata_file, StreamingFile::open((dir / "metadata").string()));
@@ -314,6 +314,11 @@ util::Result<LargeStoreSummary> write_large_store(const LargeStoreOptions& optio
   if (options.tenants == 0 || options.tenants > 256)
     return util::Status::invalid_argument("--tenants must be 1 .. 256");
   if (options.clients == 0 || options.clients > 64) return util::Status::invalid_argument("--clients must be 1 .. 64");
+  if (options.segment_bytes != 0 &&
+      (options.segment_bytes < k_min_large_segment_bytes || options.segment_bytes > k_max_large_segment_bytes)) {
+    return util::Status::invalid_argument("--segment-bytes must be " + std::to_string(k_min_large_segment_bytes) +
+                                          " .. " + std::to_string(k_max_large_segment_bytes));
+  }
   if (options.threads > k_max_large_store_threads) {
     return util::Status::invalid_argument("--threads must be 0 .. " + std::to_string(k_max_large_store_threads));
   }

@@ -28,6 +28,12 @@ namespace moonquota::forge {
 // instant). Its last_included_seq is 0: an OpLog tail continues from sequence 1.
 inline constexpr std::int64_t k_large_store_created_at_ms = 1787375520123;
 
+// Segment sizes of `--large` stores: 3.75 GiB (multiplier_bits 0) by default; --segment-bytes
+// within [1 MiB, 4 TiB] (a client's chain spans at most 16 TiB of addresses).
+inline constexpr std::uint64_t k_default_large_segment_bytes = 4026531840ULL;
+inline constexpr std::uint64_t k_min_large_segment_bytes = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t k_max_large_segment_bytes = std::uint64_t{1} << 42;
+
 // The tools' --threads range (tools/tool_common.cpp): more is invalid_argument, not a thread storm.
 inline constexpr unsigned k_max_large_store_threads = 256;
 
@@ -40,6 +46,11 @@ struct LargeStoreOptions {
   std::uint64_t seed = 1;
   std::uint32_t tenants = 8;  // 1 .. 256
   std::uint32_t clients = 4;  // clients, each with its own chain of segments
+  // Segment size: 0 = k_default_large_segment_bytes with node tables that never grow; any other
+  // size (k_min_large_segment_bytes .. k_max_large_segment_bytes) lets a segment's node table grow
+  // as far as its allocator allows before the segment is closed (few large segments with node
+  // tables of a million nodes and more, as a long-running master's are).
+  std::uint64_t segment_bytes = 0;
   unsigned threads = 1;       // 0 or 1: the calling thread only; at most k_max_large_store_threads
   bool force = false;
   std::string cluster_id = "mooncake_cluster";

@@ -65,5 +65,21 @@ TEST(LargeStore, WritesEveryObjectInItsShardDeterministically) {
   EXPECT_FALSE(write_large_store(options, (base / "a").string()).ok());  // not empty, no force
 }
 
+// --segment-bytes outside [1 MiB, 4 TiB] is refused before anything is written; segments that
+// would overflow a client's 16 TiB address range are refused when placed.
+TEST(LargeStore, SegmentBytesOutsideItsRangeAreRefused) {
+  const test::TempDir tmp;
+  LargeStoreOptions options;
+  options.objects = 10;
+  for (std::uint64_t bytes : {std::uint64_t{1000}, k_max_large_segment_bytes + 1}) {
+    options.segment_bytes = bytes;
+    auto r = write_large_store(options, (tmp.path() / "out").string());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), util::StatusCode::invalid_argument);
+    EXPECT_NE(r.status().message().find("--segment-bytes"), std::string::npos) << r.status().message();
+    EXPECT_FALSE(fs::exists(tmp.path() / "out"));
+  }
+}
+
 }  // namespace
 }  // namespace moonquota::forge
