@@ -25,19 +25,27 @@ HttpAnswer json_error(int status, const std::string& message) {
   return {status, k_json, j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"};
 }
 
+// "; the newest audit failed (exit N): ERROR" when it did, else empty: what /healthz and the
+// 503 answers add to their reason.
+std::string newest_failure_suffix(const StateView& view) {
+  if (!view.last || view.last->result != app::RunResult::error) return {};
+  return "; the newest audit failed (exit " + std::to_string(view.last->exit_code) + "): " + view.last->error;
+}
+
 // Why there is no comparison to show, as /healthz would say it.
 std::string no_comparison_reason(const StateView& view) {
   if (!view.last) return "no audit has finished yet";
-  std::string reason = "no audit has compared the master yet";
-  if (view.last->result == app::RunResult::error) {
-    reason += "; the newest audit failed (exit " + std::to_string(view.last->exit_code) + "): " + view.last->error;
-  }
-  return reason;
+  return "no audit has compared the master yet" + newest_failure_suffix(view);
 }
 
-// The comparison shown is older than the newest audit, which failed: say so, with its age.
+// The comparison shown is older than the newest audit, which failed.
+bool is_stale(const StateView& view) {
+  return view.last && view.last->result == app::RunResult::error && view.last->audit != view.compared;
+}
+
+// The stale comparison's banner, with its age; empty when it is not stale.
 std::string stale_banner(const StateView& view, std::uint64_t now_ms) {
-  if (!view.last || view.last->result != app::RunResult::error || view.last->audit == view.compared) return {};
+  if (!is_stale(view)) return {};
   const std::uint64_t at = view.compared->run_at_ms;
   const auto age = static_cast<std::int64_t>(now_ms > at ? now_ms - at : 0);
   return "stale: this comparison sampled the master at " + util::utc_iso8601(static_cast<std::int64_t>(at)) + ", " +
@@ -59,7 +67,7 @@ nlohmann::ordered_json service_json(const StateView& view, std::uint64_t now_ms)
   newest["finished_ms"] = view.last->finished_ms;
   if (view.last->result == app::RunResult::error) newest["error"] = view.last->error;
   j["newest_audit"] = std::move(newest);
-  j["stale"] = !stale_banner(view, now_ms).empty();
+  j["stale"] = is_stale(view);
   return j;
 }
 
@@ -106,10 +114,7 @@ HttpAnswer history(const QueryParams& query, const StateView& view, const Endpoi
 
 Health health_of(const StateView& view, std::uint64_t interval_ms, std::uint64_t now_ms) {
   const std::uint64_t limit_ms = k_healthy_intervals * interval_ms;
-  std::string last_error;
-  if (view.last && view.last->result == app::RunResult::error) {
-    last_error = "; the newest audit failed (exit " + std::to_string(view.last->exit_code) + "): " + view.last->error;
-  }
+  const std::string last_error = newest_failure_suffix(view);
   if (!view.last_success_ms) {
     return {false, (view.last ? "no audit has succeeded yet" : "no audit has finished yet") + last_error};
   }

@@ -200,8 +200,36 @@ bool is_candidate_rejection(const Status& status) {
          code != util::StatusCode::invalid_argument;
 }
 
-// One snapshot read for survival: its descriptor's created_at (delays count from it), the
-// resolved points and the scan.
+// The header read of a survival (descriptor and segments, no shards).
+util::Result<restore::ScannedSnapshot> read_survival_header(source::ObjectStore& store, const Prepared& p,
+                                                            const inspect::SelectedSnapshot& sel) {
+  restore::ScanOptions header_options = p.scan;
+  header_options.decode_shards = false;
+  header_options.decode_tasks = false;
+  return restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {});
+}
+
+// The points of a survival over the snapshot `header` describes (delays count from its
+// created_at) and the scan options that ask for them.
+struct SurvivalPlan {
+  std::int64_t created_at_ms = 0;
+  std::vector<inspect::SurvivalPoint> points;
+  restore::SurvivalOptions options;
+};
+
+util::Result<SurvivalPlan> plan_survival(const restore::ScannedSnapshot& header, const InspectRequest& request) {
+  std::optional<std::int64_t> created_at;
+  if (header.descriptor) created_at = header.descriptor->created_at_ms;
+  SurvivalPlan plan;
+  MQ_ASSIGN_OR_RETURN(plan.points, inspect::resolve_survival_points(request.points, created_at,
+                                                                    request.restore_time_ms, header.descriptor_error));
+  plan.created_at_ms = *created_at;
+  plan.options.lease_model = request.lease_model;
+  for (const auto& point : plan.points) plan.options.points_ms.push_back(point.at_ms);
+  return plan;
+}
+
+// One snapshot read for survival: its plan and the scan.
 struct SurvivalRead {
   std::int64_t created_at_ms = 0;
   std::vector<inspect::SurvivalPoint> points;
@@ -210,26 +238,16 @@ struct SurvivalRead {
 
 util::Result<SurvivalRead> read_for_survival(source::ObjectStore& store, const Prepared& p,
                                              const InspectRequest& request, const inspect::SelectedSnapshot& sel) {
-  restore::ScanOptions header_options = p.scan;
-  header_options.decode_shards = false;
-  header_options.decode_tasks = false;
-  SurvivalRead read;
-  std::optional<std::int64_t> created_at;
-  std::string descriptor_error;
+  SurvivalPlan plan;
   {  // the header read (segments included) is released before the shards are read
-    MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header,
-                        restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {}));
-    if (header.descriptor) created_at = header.descriptor->created_at_ms;
-    descriptor_error = header.descriptor_error;
+    MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header, read_survival_header(store, p, sel));
+    MQ_ASSIGN_OR_RETURN(plan, plan_survival(header, request));
   }
-  MQ_ASSIGN_OR_RETURN(read.points, inspect::resolve_survival_points(request.points, created_at, request.restore_time_ms,
-                                                                    descriptor_error));
-  read.created_at_ms = *created_at;
-  restore::SurvivalOptions options;
-  options.lease_model = request.lease_model;
-  for (const auto& point : read.points) options.points_ms.push_back(point.at_ms);
-  MQ_ASSIGN_OR_RETURN(
-      read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, options, request.threads));
+  SurvivalRead read;
+  read.created_at_ms = plan.created_at_ms;
+  read.points = std::move(plan.points);
+  MQ_ASSIGN_OR_RETURN(read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan,
+                                                        plan.options, request.threads));
   return read;
 }
 
@@ -303,28 +321,16 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
   }
   // The promotion path bootstraps from the latest snapshot only, as a standby does (no fallback).
   const auto& sel = p.context.selected;
-  restore::ScanOptions header_options = p.scan;
-  header_options.decode_shards = false;
-  header_options.decode_tasks = false;
-  MQ_ASSIGN_OR_RETURN(
-      restore::ScannedSnapshot header,
-      naming_snapshot(restore::scan_snapshot(store, sel.snapshot_dir, sel.snapshot_id, header_options, {}), sel));
-  std::optional<std::int64_t> created_at;
-  if (header.descriptor) created_at = header.descriptor->created_at_ms;
-  MQ_ASSIGN_OR_RETURN(
-      std::vector<inspect::SurvivalPoint> points,
-      inspect::resolve_survival_points(request.points, created_at, request.restore_time_ms, header.descriptor_error));
-  restore::SurvivalOptions options;
-  options.lease_model = request.lease_model;
-  for (const auto& point : points) options.points_ms.push_back(point.at_ms);
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot header, naming_snapshot(read_survival_header(store, p, sel), sel));
+  MQ_ASSIGN_OR_RETURN(SurvivalPlan plan, plan_survival(header, request));
   restore::ReplayOptions replay;
   replay.until_seq = request.until_seq;
   MQ_ASSIGN_OR_RETURN(
       restore::PromoteSurvival survival,
-      restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, options));
+      restore::survive_promotion(store, selected_request.selection, request.oplog, p.restore, replay, plan.options));
   p.context.verdict_applies = false;
-  const SurvivalReport report = build_promote_survival_report(p.context, survival, points, request.lease_model,
-                                                              *created_at, request.restore_time_ms);
+  const SurvivalReport report = build_promote_survival_report(p.context, survival, plan.points, request.lease_model,
+                                                              plan.created_at_ms, request.restore_time_ms);
   render_survival(report, header, request.format, out);
   return InspectOutcome{};
 }
