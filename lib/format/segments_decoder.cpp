@@ -1,6 +1,7 @@
 #include "format/segments_decoder.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "util/uuid.hpp"
 #include "util/zstd_codec.hpp"
 #include "util/zstd_file.hpp"
+#include "util/zstd_frame_feed.hpp"
 
 namespace moonquota::format {
 
@@ -48,7 +50,14 @@ class SegmentsDecoder {
   bool decode_mounted_segment(std::string_view key, model::MountedSegment& seg);
   bool decode_buffer_allocator(model::BufferAllocatorState& a, const std::string& where);
   bool decode_core(model::AllocatorCore& core, const std::string& where);
-  bool decode_blob(std::uint64_t expected, std::string& out, const char* what, const std::string& where);
+  // One allocator BIN (`expected` bytes decompressed): kept in `out`, handed to on_node_records
+  // (`node_table`), or only checked. `values_after`: the values that follow it up to the end of
+  // the "ms" entry (what the window must hold once a streamed frame has passed).
+  bool decode_blob(std::uint64_t expected, std::string& out, const char* what, const std::string& where,
+                   bool node_table, unsigned values_after);
+  // The part of a frame that passes through the decoder: what follows the BIN header in the
+  // window, then the rest pulled from the stream piece by piece; the window then starts after it.
+  bool stream_blob(const MpHeader& h, util::ZstdFrameFeed& feed);
   bool decode_client_segments();
   bool decode_local_disk();
   bool decode_local_disk_client(std::string_view key, model::LocalDiskClient& client);
@@ -61,6 +70,18 @@ class SegmentsDecoder {
   // contents: for the large maps read entry by entry. Anything but a map is made complete (a
   // type error skips the whole value).
   bool ensure_map_header();
+  // The next "ms" entry (key and value) complete in the window, except that the window may stop
+  // at the header of its node table's or free list's frame when that frame is streamed: then
+  // m_stream_blob_at is its absolute offset.
+  bool ensure_mounted_entry();
+  // After a streamed frame: the `count` values that end the entry; the first may be a streamed
+  // frame itself (`first_may_stream`).
+  bool ensure_after_blob(unsigned count, bool first_may_stream);
+  // Probes: whether what the window holds from `probe`'s position reaches the stopping point.
+  enum class Probe { complete, stopped, short_window };
+  Probe probe_stream_blob(MsgpackReader& probe);
+  Probe probe_core(MsgpackReader& probe);
+  Probe probe_mounted_value(MsgpackReader& probe);
   bool grow(std::uint64_t bytes);
   void reseat(std::uint64_t absolute);
   void release_consumed();
@@ -81,6 +102,8 @@ class SegmentsDecoder {
   std::uint64_t m_total = 0;         // payload bytes
   std::string m_window;              // payload bytes [m_window_start, m_window_start + size)
   std::uint64_t m_window_start = 0;  // absolute offset of m_window[0]
+  std::optional<std::uint64_t> m_stream_blob_at;  // the BIN header of the next streamed frame
+  unsigned m_entry_tail = 0;                      // mounted segment elements after the allocator
 };
 
 void SegmentsDecoder::reseat(std::uint64_t absolute) {
@@ -133,6 +156,121 @@ bool SegmentsDecoder::ensure_map_header() {
   }
 }
 
+// A frame the decoder streams: a BIN at least stream_blob_bytes long that lies within the payload,
+// with its header and the first bytes of its frame in the window.
+SegmentsDecoder::Probe SegmentsDecoder::probe_stream_blob(MsgpackReader& probe) {
+  // The header alone: its length may reach past the window (the point of streaming).
+  MsgpackReader header_probe(probe.data(), probe.absolute_position() - probe.position());
+  header_probe.rewind_to(probe.position());
+  header_probe.disable_length_checks();
+  MpHeader h{};
+  if (!header_probe.read_header(h)) return Probe::short_window;
+  const std::uint64_t payload_at = header_probe.absolute_position();
+  if (h.type == MpType::bin && h.length >= std::max<std::size_t>(1, m_options.stream_blob_bytes) &&
+      h.length <= m_total - payload_at) {
+    if (header_probe.remaining() < std::min<std::uint64_t>(h.length, util::ZstdFrameFeed::k_first_piece_bytes)) {
+      return Probe::short_window;
+    }
+    m_stream_blob_at = h.offset;
+    return Probe::stopped;
+  }
+  return probe.skip_value() ? Probe::complete : Probe::short_window;
+}
+
+// [size, cur_cap, max_cap, free_storage, used_bins_top, used_bins, bin_indices, nodes, free, free_offset]
+SegmentsDecoder::Probe SegmentsDecoder::probe_core(MsgpackReader& probe) {
+  const std::size_t start = probe.position();
+  MpHeader h{};
+  if (!probe.read_header(h)) return Probe::short_window;
+  if (h.type != MpType::array || h.length != 10) {
+    probe.rewind_to(start);
+    return probe.skip_value() ? Probe::complete : Probe::short_window;
+  }
+  for (unsigned i = 0; i < 7; ++i)
+    if (!probe.skip_value()) return Probe::short_window;
+  for (unsigned i = 7; i < 9; ++i) {
+    const Probe p = probe_stream_blob(probe);
+    if (p != Probe::complete) return p;
+  }
+  return probe.skip_value() ? Probe::complete : Probe::short_window;
+}
+
+// The mounted segment value; its allocator (element 7, when has_allocator is true) is
+// [.., .., .., .., .., [.., .., .., .., .., core]].
+SegmentsDecoder::Probe SegmentsDecoder::probe_mounted_value(MsgpackReader& probe) {
+  const std::size_t start = probe.position();
+  MpHeader h{};
+  if (!probe.read_header(h)) return Probe::short_window;
+  if (h.type != MpType::array || h.length < 8) {
+    probe.rewind_to(start);
+    return probe.skip_value() ? Probe::complete : Probe::short_window;
+  }
+  bool has_allocator = false;
+  for (std::uint32_t i = 0; i < h.length; ++i) {
+    if (i == 6) {
+      MpHeader b{};
+      const std::size_t at = probe.position();
+      if (!probe.read_header(b)) return Probe::short_window;
+      has_allocator = b.type == MpType::boolean && b.boolean;
+      probe.rewind_to(at);
+    }
+    if (i != 7 || !has_allocator) {
+      if (!probe.skip_value()) return Probe::short_window;
+      continue;
+    }
+    bool nested = true;
+    for (unsigned level = 0; level < 2 && nested; ++level) {  // buffer allocator, offset allocator
+      const std::size_t at = probe.position();
+      MpHeader a{};
+      if (!probe.read_header(a)) return Probe::short_window;
+      if (a.type != MpType::array || a.length != 6) {
+        probe.rewind_to(at);
+        if (!probe.skip_value()) return Probe::short_window;
+        nested = false;
+        break;
+      }
+      for (unsigned k = 0; k < 5; ++k)
+        if (!probe.skip_value()) return Probe::short_window;
+    }
+    if (nested) {
+      const Probe p = probe_core(probe);
+      if (p != Probe::complete) return p;
+    }
+  }
+  return Probe::complete;
+}
+
+bool SegmentsDecoder::ensure_mounted_entry() {
+  if (m_stream == nullptr) return true;
+  m_stream_blob_at.reset();
+  while (true) {
+    const std::size_t position = window_position();
+    MsgpackReader probe(m_window, m_window_start);
+    probe.rewind_to(position);
+    Probe p = probe.skip_value() ? probe_mounted_value(probe) : Probe::short_window;
+    if (p == Probe::short_window) m_stream_blob_at.reset();
+    if (p != Probe::short_window || window_at_end()) return true;
+    if (!grow(m_window.size() - position)) return false;
+  }
+}
+
+bool SegmentsDecoder::ensure_after_blob(unsigned count, bool first_may_stream) {
+  m_stream_blob_at.reset();
+  while (true) {
+    const std::size_t position = window_position();
+    MsgpackReader probe(m_window, m_window_start);
+    probe.rewind_to(position);
+    Probe p = Probe::complete;
+    for (unsigned i = 0; i < count && p == Probe::complete; ++i) {
+      p = i == 0 && first_may_stream ? probe_stream_blob(probe) : (probe.skip_value() ? Probe::complete
+                                                                                       : Probe::short_window);
+    }
+    if (p == Probe::short_window) m_stream_blob_at.reset();
+    if (p != Probe::short_window || window_at_end()) return true;
+    if (!grow(std::max<std::size_t>(1, m_window.size() - position))) return false;
+  }
+}
+
 void SegmentsDecoder::release_consumed() {
   if (m_stream == nullptr) return;
   const std::size_t position = window_position();
@@ -171,29 +309,101 @@ bool SegmentsDecoder::decode_allocator_names() {
   return true;
 }
 
+bool SegmentsDecoder::stream_blob(const MpHeader& h, util::ZstdFrameFeed& feed) {
+  const std::size_t in_window =
+      static_cast<std::size_t>(std::min<std::uint64_t>(h.length, m_window.size() - window_position()));
+  std::string_view first;
+  if (!m_reader.read_payload(static_cast<std::uint32_t>(in_window), first)) return false;
+  Status s = feed.feed(first);
+  std::uint64_t left = h.length - in_window;
+  if (left == 0) return true;  // the whole frame was in the window: the window goes on after it
+  // The window ends inside the frame: the rest is pulled from the stream past the window.
+  const std::uint64_t after = m_reader.absolute_position() + left;
+  std::string piece;
+  while (left > 0 && s.ok()) {
+    const std::size_t step = static_cast<std::size_t>(
+        std::min<std::uint64_t>(left, std::max<std::size_t>(64 << 10, m_options.stream_step_bytes)));
+    piece.resize(step);
+    if (Status r = m_stream->read(piece.data(), step); !r.ok()) {
+      m_failure_code = r.code();
+      return fail_message(r.message());  // the caller reports the stream's own error (in.finish())
+    }
+    left -= step;
+    s = feed.feed(piece);
+  }
+  m_window.clear();
+  m_window_start = after;
+  reseat(after);
+  return true;
+}
+
 bool SegmentsDecoder::decode_blob(std::uint64_t expected, std::string& out, const char* what,
-                                  const std::string& where) {
+                                  const std::string& where, bool node_table, unsigned values_after) {
   MpHeader h;
-  std::string_view frame;
-  if (!m_values.header(h)) return fail_status(where);
+  const bool streamed = m_stream != nullptr && m_stream_blob_at == m_reader.absolute_position();
+  if (streamed) {  // a BIN header whose payload reaches past the window (ensure_mounted_entry)
+    MsgpackReader header_reader(m_window, m_window_start);
+    header_reader.rewind_to(window_position());
+    header_reader.disable_length_checks();
+    if (!header_reader.read_header(h)) return fail_message(where + ": " + header_reader.error());
+    m_reader.rewind_to(header_reader.position());
+  } else if (!m_values.header(h)) {
+    return fail_status(where);
+  }
   if (h.type != MpType::bin) {
     (void)m_values.type_error(h, what, "BIN");
     return fail_status(where);
   }
-  if (!m_reader.read_payload(h.length, frame)) return fail_status(where);
+  std::string_view frame;
+  if (!streamed && !m_reader.read_payload(h.length, frame)) return fail_status(where);
   if (m_options.keep_allocator_blobs && expected > m_options.max_blob_bytes) {
     m_failure_code = util::StatusCode::limit_exceeded;
     return fail_message(where + ": " + what + " of " + std::to_string(expected) +
                         " bytes exceeds the memory limit of " + std::to_string(m_options.max_blob_bytes));
   }
-  Status s = m_options.keep_allocator_blobs ? util::zstd_decompress(frame, expected, out)
-                                            : util::zstd_check_frame(frame, expected);
-  if (s.ok() && m_options.keep_allocator_blobs && out.size() != expected) {
-    s = Status::corruption("holds " + std::to_string(out.size()) + " bytes, expected " + std::to_string(expected));
+  // Whole 25-byte records to on_node_records, the last partial record carried to the next piece.
+  std::string carry;
+  std::uint64_t next_node = 0;
+  const std::uint64_t nodes = expected / 25;
+  util::ZstdFrameFeed::Sink sink;
+  if (m_options.keep_allocator_blobs) {
+    out.clear();
+    out.reserve(static_cast<std::size_t>(expected));
+    sink = [&out](std::string_view piece) { out.append(piece); };
+  } else if (node_table && m_options.on_node_records) {
+    sink = [&](std::string_view piece) {
+      if (!carry.empty()) {
+        const std::size_t take = std::min(piece.size(), 25 - carry.size());
+        carry.append(piece.substr(0, take));
+        piece.remove_prefix(take);
+        if (carry.size() < 25) return;
+        m_options.on_node_records(carry, next_node++, nodes);
+        carry.clear();
+      }
+      const std::size_t whole = piece.size() - piece.size() % 25;
+      if (whole > 0) {
+        m_options.on_node_records(piece.substr(0, whole), next_node, nodes);
+        next_node += whole / 25;
+      }
+      carry.assign(piece.substr(whole));
+    };
+  }
+  util::ZstdFrameFeed feed(h.length, expected, std::move(sink));
+  Status s;
+  if (streamed) {
+    if (!stream_blob(h, feed)) return false;
+    s = feed.finish();
+  } else {
+    s = feed.feed(frame);
+    if (s.ok()) s = feed.finish();
+  }
+  if (s.ok() && node_table && !m_options.keep_allocator_blobs && m_options.on_node_records && nodes == 0) {
+    m_options.on_node_records({}, 0, 0);
   }
   if (!s.ok()) {
     return fail_message(where + ": " + what + " at byte offset " + std::to_string(h.offset) + ": " + s.message());
   }
+  if (streamed && !ensure_after_blob(values_after, node_table)) return false;
   return true;
 }
 
@@ -214,12 +424,12 @@ bool SegmentsDecoder::decode_core(model::AllocatorCore& c, const std::string& wh
   if (n != 256) return fail_message(where + ": bin_indices has " + std::to_string(n) + " elements, expected 256");
   for (auto& b : c.bin_indices)
     if (!m_values.u32(b, "bin_indices element")) return fail_status(where);
-  if (!decode_blob(std::uint64_t{c.current_capacity} * 25, c.nodes, "node table", where)) return false;
-  if (!decode_blob(std::uint64_t{c.current_capacity} * 4, c.free_nodes, "free-node list", where)) return false;
-  if (m_options.keep_allocator_blobs && m_options.on_node_tables) {
-    m_options.on_node_tables(c);
-    std::string().swap(c.nodes);
-    std::string().swap(c.free_nodes);
+  if (!decode_blob(std::uint64_t{c.current_capacity} * 25, c.nodes, "node table", where, true, 2 + m_entry_tail)) {
+    return false;
+  }
+  if (!decode_blob(std::uint64_t{c.current_capacity} * 4, c.free_nodes, "free-node list", where, false,
+                   1 + m_entry_tail)) {
+    return false;
   }
   if (!m_values.u32(c.free_offset, "free_offset")) return fail_status(where);
   if (c.max_capacity < c.current_capacity) c.max_capacity = c.current_capacity;  // max(current, max)
@@ -255,6 +465,7 @@ bool SegmentsDecoder::decode_mounted_segment(std::string_view key, model::Mounte
   std::string_view s;
   if (!m_values.array(n, "mounted segment")) return fail_status(where);
   if (n < 8) return fail_message(where + ": mounted segment has " + std::to_string(n) + " elements, needs at least 8");
+  m_entry_tail = n - 8;
   seg.map_key = key;
   if (!uuid_string(s, "segment id", false)) return fail_status(where);
   seg.id = s;
@@ -296,7 +507,7 @@ bool SegmentsDecoder::decode_mounted() {
   if (!ensure_map_header()) return false;
   if (!m_values.map(n, "\"ms\"")) return fail_status("\"ms\"");
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (!ensure_values(2)) return false;
+    if (!ensure_mounted_entry()) return false;
     std::string_view key;
     if (!uuid_string(key, "\"ms\" key", true)) return fail_status("\"ms\"");
     model::MountedSegment seg;

@@ -9,8 +9,8 @@
 // every key optional; any error rejects the candidate (returned as Status::corruption).
 #pragma once
 
+#include <cstdint>
 #include <functional>
-
 #include <string_view>
 
 #include "model/finding.hpp"
@@ -24,15 +24,21 @@ class ZstdStreamReader;
 namespace moonquota::format {
 
 struct SegmentsDecodeOptions {
-  bool keep_allocator_blobs = false;        // keep decompressed node tables (verify, dump)
+  bool keep_allocator_blobs = false;        // keep decompressed node tables (dump)
   std::size_t max_blob_bytes = 1ULL << 31;  // our memory guard for one allocator blob
-  // With keep_allocator_blobs: called as soon as one allocator's node table and free list are
-  // decompressed; the blobs are released right after, so only one table is held at a time.
-  std::function<void(const model::AllocatorCore&)> on_node_tables;
+  // Without keep_allocator_blobs: each allocator's node table in whole 25-byte records, in order,
+  // piece by piece as it is decompressed, never whole (verify). `first_node` is the index of the
+  // piece's first record; a table of `nodes` records ends with the piece that reaches `nodes` (an
+  // empty table: one empty piece). A table whose frame then fails rejects the payload.
+  std::function<void(std::string_view records, std::uint64_t first_node, std::uint64_t nodes)> on_node_records;
   // Streaming only: the window grows by at least this much at a time, and drops the bytes
   // already decoded once they are this many (tests make both tiny to reach every boundary).
   std::size_t stream_step_bytes = 256 << 10;
   std::size_t stream_keep_bytes = 1 << 20;
+  // Streaming only: an allocator's node table or free-node list whose compressed frame is at least
+  // this long passes through the decoder piece by piece instead of entering the window (a segment
+  // with a million nodes has frames of several MB).
+  std::size_t stream_blob_bytes = 1 << 20;
 };
 
 // Decodes `raw` (already decompressed). Findings (non-canonical but accepted) go to `findings`.

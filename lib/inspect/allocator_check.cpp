@@ -86,23 +86,86 @@ std::size_t NodeOffsets::memory_bytes() const {
          sizeof(m_exceptions[0]) * m_exceptions.capacity();
 }
 
-CompactNodeTable compact_node_table(const model::AllocatorCore& core) {
-  CompactNodeTable t;
-  const std::size_t nodes = core.nodes.size() / k_node_record_bytes;
-  const char* records = core.nodes.data();
-  t.data_offset = NodeOffsets::build(
-      nodes, [records](std::size_t n) { return read_le32(records + n * k_node_record_bytes + 1); },
-      [records](std::size_t n) { return records[n * k_node_record_bytes] != 0; });
-  t.state = std::make_unique<std::atomic<std::uint8_t>[]>((nodes + 1) / 2);
-  for (std::size_t n = 0; n < nodes; ++n) {
-    const char* rec = records + n * k_node_record_bytes;
-    if (rec[0] != 0) {
-      t.state[n / 2].fetch_or(static_cast<std::uint8_t>(k_used_bit << nibble_shift(n)), std::memory_order_relaxed);
-      ++t.used_nodes;
-      t.used_units += read_le32(rec + 5);
-    }
+NodeOffsets::Builder::Builder(std::size_t nodes) {
+  m_table.m_nodes = nodes;
+  m_table.m_block_base.reserve((nodes + k_block - 1) / k_block);
+  m_table.m_codes.resize(nodes, 0);
+}
+
+void NodeOffsets::Builder::go_plain() {
+  std::vector<std::uint32_t> plain;
+  plain.reserve(m_table.m_nodes);
+  for (std::size_t n = 0; n < m_added; ++n) plain.push_back(m_table.at(n));  // unused nodes: any value
+  NodeOffsets fresh;
+  fresh.m_nodes = m_table.m_nodes;
+  fresh.m_plain = std::move(plain);
+  m_table = std::move(fresh);
+  m_plain = true;
+}
+
+void NodeOffsets::Builder::add(std::uint32_t offset, bool used) {
+  const std::size_t n = m_added++;
+  if (m_plain) {
+    m_table.m_plain.push_back(offset);
+    return;
   }
-  return t;
+  if (used) m_used_end = n + 1;
+  if (n % k_block == 0) {
+    if (used) m_current = offset;
+    m_table.m_block_base.push_back(m_current);
+    return;
+  }
+  if (!used) return;
+  const std::uint8_t code = encode(offset - m_current);
+  m_table.m_codes[n] = code;
+  m_current = offset;
+  if (code != k_exception) return;
+  m_table.m_exceptions.emplace_back(static_cast<std::uint32_t>(n), offset);
+  if (m_table.memory_bytes() >= 4 * m_table.m_nodes) go_plain();
+}
+
+NodeOffsets NodeOffsets::Builder::finish() {
+  if (!m_plain && m_table.m_nodes > 0 && m_table.memory_bytes() >= 4 * m_table.m_nodes) go_plain();
+  if (m_plain) {
+    m_table.m_plain.resize(m_table.m_nodes);  // a table cut short: its missing nodes read 0
+  } else {
+    // Only used nodes are ever read (at() reads a used node's block up to it): the codes and
+    // blocks after the last used node (a grown table's unused capacity) are dropped.
+    m_table.m_codes.resize(m_used_end);
+    m_table.m_codes.shrink_to_fit();
+    m_table.m_block_base.resize((m_used_end + k_block - 1) / k_block);
+    m_table.m_block_base.shrink_to_fit();
+  }
+  return std::move(m_table);
+}
+
+NodeTableCompactor::NodeTableCompactor(std::size_t nodes) : m_offsets(nodes), m_nodes(nodes) {
+  m_table.state = std::make_unique<std::atomic<std::uint8_t>[]>((nodes + 1) / 2);
+}
+
+void NodeTableCompactor::add(std::string_view records) {
+  for (std::size_t at = 0; at + k_node_record_bytes <= records.size() && m_added < m_nodes;
+       at += k_node_record_bytes) {
+    const char* rec = records.data() + at;
+    const std::size_t n = m_added++;
+    const bool used = rec[0] != 0;
+    m_offsets.add(read_le32(rec + 1), used);
+    if (!used) continue;
+    m_table.state[n / 2].fetch_or(static_cast<std::uint8_t>(k_used_bit << nibble_shift(n)), std::memory_order_relaxed);
+    ++m_table.used_nodes;
+    m_table.used_units += read_le32(rec + 5);
+  }
+}
+
+CompactNodeTable NodeTableCompactor::finish() {
+  m_table.data_offset = m_offsets.finish();
+  return std::move(m_table);
+}
+
+CompactNodeTable compact_node_table(const model::AllocatorCore& core) {
+  NodeTableCompactor compactor(core.nodes.size() / k_node_record_bytes);
+  compactor.add(core.nodes);
+  return compactor.finish();
 }
 
 AllocatorIndex::AllocatorIndex(model::SegmentsPayload& segments) {

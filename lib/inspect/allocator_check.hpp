@@ -5,9 +5,10 @@
 // (objects and discarded replicas), free_storage = size - the used nodes' sizes, and every used
 // node is referenced by exactly one replica.
 //
-// Memory: per node about 1.25 bytes (dataOffset, packed by the allocation order: NodeOffsets)
-// and 4 bits (used, and the reference count as 0, 1 or more); verify compacts each node table as
-// soon as it is decompressed, so the 29-byte-per-node blobs are never held together.
+// Memory: per node about 1.1 bytes (dataOffset, packed by the allocation order: NodeOffsets;
+// nothing after a table's last used node) and 4 bits (used, and the reference count as 0, 1 or
+// more); verify compacts each node table piece by piece as it is decompressed, so no 25-byte-per-
+// node table is ever held whole (a segment with a million nodes has a 25 MB table).
 #pragma once
 
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -27,7 +29,7 @@
 
 namespace moonquota::inspect {
 
-// The dataOffset of every used node of one node table, exactly, in about 1.25 bytes per node
+// The dataOffset of every used node of one node table, exactly, in about 1.1 bytes per node
 // when the nodes were allocated in order (the offset allocator takes a fresh node for the rest of
 // a split free node, so node n + 1 usually starts where node n ends, and a used node's size is a
 // bin size: 3 mantissa bits). Per block of k_block nodes: the first node's offset (4 bytes), then
@@ -38,7 +40,8 @@ namespace moonquota::inspect {
 // would not be smaller (nodes reused in another order) keeps 4 bytes per node.
 class NodeOffsets {
  public:
-  static constexpr std::size_t k_block = 16;
+  static constexpr std::size_t k_block = 32;
+  class Builder;
   NodeOffsets() = default;
   // `offset(n)` and `used(n)` for n < nodes.
   template <typename OffsetOf, typename UsedOf>
@@ -63,43 +66,37 @@ class NodeOffsets {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> m_exceptions;  // (node, offset), by node
 };
 
+// NodeOffsets from the nodes in order, one at a time (a node table streamed as it is
+// decompressed): packed while the packed form stays smaller than 4 bytes per node, plain from
+// the node where it would not (the nodes so far are unpacked then).
+class NodeOffsets::Builder {
+ public:
+  explicit Builder(std::size_t nodes);
+  void add(std::uint32_t offset, bool used);
+  [[nodiscard]] NodeOffsets finish();
+
+ private:
+  void go_plain();
+
+  NodeOffsets m_table;
+  std::size_t m_added = 0;
+  std::size_t m_used_end = 0;  // one past the last used node: codes after it are never read
+  std::uint32_t m_current = 0;
+  bool m_plain = false;
+};
+
 template <typename OffsetOf, typename UsedOf>
 NodeOffsets NodeOffsets::build(std::size_t nodes, OffsetOf offset, UsedOf used) {
-  NodeOffsets t;
-  t.m_nodes = nodes;
-  t.m_block_base.reserve((nodes + k_block - 1) / k_block);
-  t.m_codes.resize(nodes, 0);
-  std::uint32_t current = 0;
-  const std::size_t plain_bytes = 4 * nodes;
+  Builder builder(nodes);
   for (std::size_t n = 0; n < nodes; ++n) {
     const bool is_used = used(n);
-    if (n % k_block == 0) {
-      if (is_used) current = offset(n);
-      t.m_block_base.push_back(current);
-      continue;
-    }
-    if (!is_used) continue;
-    const std::uint32_t value = offset(n);
-    const std::uint8_t code = encode(value - current);
-    t.m_codes[n] = code;
-    if (code == k_exception) {
-      t.m_exceptions.emplace_back(static_cast<std::uint32_t>(n), value);
-      if (t.memory_bytes() >= plain_bytes) break;
-    }
-    current = value;
+    builder.add(offset(n), is_used);
   }
-  if (nodes > 0 && t.memory_bytes() >= plain_bytes) {
-    NodeOffsets plain;
-    plain.m_nodes = nodes;
-    plain.m_plain.resize(nodes);
-    for (std::size_t n = 0; n < nodes; ++n) plain.m_plain[n] = offset(n);
-    return plain;
-  }
-  return t;
+  return builder.finish();
 }
 
-// What the checks need of one node table: about 1.25 bytes and 4 bits per node instead of the
-// 29 bytes per node of the decompressed node table and free list. `state` holds two nodes per byte (node
+// What the checks need of one node table: about 1.1 bytes and 4 bits per node instead of the
+// 25 bytes per node of the decompressed node table. `state` holds two nodes per byte (node
 // n in the low nibble when n is even): bit 0 = used, bits 1-2 = references counted so far (0, 1,
 // 2 = more than one), updated atomically by check_replica.
 struct CompactNodeTable {
@@ -108,6 +105,21 @@ struct CompactNodeTable {
   std::uint64_t used_nodes = 0;
   std::uint64_t used_units = 0;
 };
+// A CompactNodeTable from a node table's 25-byte records as they arrive, in order.
+class NodeTableCompactor {
+ public:
+  explicit NodeTableCompactor(std::size_t nodes);
+  // Whole records, in order; at most `nodes` in all.
+  void add(std::string_view records);
+  [[nodiscard]] CompactNodeTable finish();
+
+ private:
+  CompactNodeTable m_table;
+  NodeOffsets::Builder m_offsets;
+  std::size_t m_nodes;
+  std::size_t m_added = 0;
+};
+// The same for a whole decompressed node table.
 [[nodiscard]] CompactNodeTable compact_node_table(const model::AllocatorCore& core);
 
 class AllocatorIndex {
@@ -115,7 +127,7 @@ class AllocatorIndex {
   // Takes the node tables out of `segments` (kept by SegmentsDecodeOptions::keep_allocator_blobs).
   explicit AllocatorIndex(model::SegmentsPayload& segments);
   // `tables`: one per mounted segment with an allocator, in order, compacted while decoding
-  // (SegmentsDecodeOptions::on_node_tables) so that only one decompressed table is ever held.
+  // (SegmentsDecodeOptions::on_node_records) so that no decompressed table is ever held whole.
   AllocatorIndex(const model::SegmentsPayload& segments, std::vector<CompactNodeTable> tables);
   AllocatorIndex(const AllocatorIndex&) = delete;
   AllocatorIndex& operator=(const AllocatorIndex&) = delete;

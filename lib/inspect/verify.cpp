@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -188,13 +190,19 @@ std::string default_rule(const model::Finding& f) { return std::string("decoder-
 util::Result<VerifyResult> verify_snapshot(source::ObjectStore& store, const std::string& snapshot_dir,
                                            const std::string& snapshot_id, const VerifyOptions& options,
                                            const model::Findings& catalog_findings) {
-  // Segments are decoded twice: once here for the node tables (released into the compact index),
-  // once by the scan without them. The payload is small next to metadata.
+  // Segments are decoded twice: once here for the node tables (compacted piece by piece as they
+  // are decompressed: no table is ever held whole), once by the scan without them.
   restore::ScanOptions header_options = options.scan;
-  header_options.keep_allocator_blobs = true;
   std::vector<CompactNodeTable> node_tables;
-  header_options.on_node_tables = [&node_tables](const model::AllocatorCore& core) {
-    node_tables.push_back(compact_node_table(core));
+  std::optional<NodeTableCompactor> compactor;
+  header_options.on_node_records = [&node_tables, &compactor](std::string_view records, std::uint64_t first_node,
+                                                                std::uint64_t nodes) {
+    if (first_node == 0) compactor.emplace(static_cast<std::size_t>(nodes));
+    compactor->add(records);
+    if (first_node + records.size() / 25 == nodes) {
+      node_tables.push_back(compactor->finish());
+      compactor.reset();
+    }
   };
   header_options.decode_shards = false;
   header_options.decode_tasks = false;

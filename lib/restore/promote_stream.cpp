@@ -26,7 +26,7 @@ constexpr std::size_t k_ranges_per_seal = std::size_t{1} << 20;
 // and slots this many objects ahead.
 constexpr std::size_t k_pending_objects = 4096;
 constexpr std::size_t k_filter_ahead = 16;
-constexpr std::size_t k_slot_ahead = 8;
+constexpr std::size_t k_touched_slot_ahead = 8;
 
 // The objects the promoted master holds, checked and tallied one at a time as the validation
 // does; the checks that need every object at once are left to their compact facts.
@@ -206,7 +206,7 @@ class StreamWorker : public ShardAnalyzer {
     const std::size_t count = m_pending.size();
     for (std::size_t i = 0; i < count; ++i) {
       if (i + k_filter_ahead < count) m_context.tail.prefetch_filter(m_pending[i + k_filter_ahead].fingerprint);
-      if (i + k_slot_ahead < count) m_context.tail.prefetch_touched_slot(m_pending[i + k_slot_ahead].fingerprint);
+      if (i + k_touched_slot_ahead < count) m_context.tail.prefetch_touched_slot(m_pending[i + k_touched_slot_ahead].fingerprint);
       const Pending& p = m_pending[i];
       if (m_context.tail.touched(p.tenant, p.key, p.fingerprint)) continue;  // the tail decides this key
       const std::size_t end = i + 1 < count ? m_pending[i + 1].facts_offset : m_facts.size();

@@ -99,7 +99,7 @@ Status load_segments(source::ObjectStore& store, ScannedSnapshot& snap, const Sc
   if (Status s = stream.open(options.max_payload_bytes); !s.ok()) return util::payload_error(s, "segments");
   format::SegmentsDecodeOptions seg_options;
   seg_options.keep_allocator_blobs = options.keep_allocator_blobs;
-  seg_options.on_node_tables = options.on_node_tables;
+  seg_options.on_node_records = options.on_node_records;
   auto segments = format::decode_segments(stream, seg_options, snap.findings);
   // The whole frame is checked before the decoder's verdict counts: a damaged frame is reported
   // as such, as when the payload was decompressed before decoding. zstd names some errors
@@ -154,7 +154,7 @@ void apply_segment_rule(ScannedSnapshot& snap) {
 // nothing may need the payload before the first shard, and one thread means one thread.
 bool overlap_possible(const ScanOptions& options, const std::vector<ShardAnalyzer*>& analyzers) {
   if (!options.overlap_segments || !options.decode_shards || analyzers.size() < 2) return false;
-  if (options.keep_allocator_blobs || options.on_node_tables || options.on_segments) return false;
+  if (options.keep_allocator_blobs || options.on_node_records || options.on_segments) return false;
   return std::all_of(analyzers.begin(), analyzers.end(), [](const ShardAnalyzer* a) { return a == nullptr; });
 }
 

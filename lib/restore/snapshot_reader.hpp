@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "format/metadata_file.hpp"
@@ -66,8 +67,9 @@ enum class ReadRules {
 // to read and how.
 struct ScanOptions : RestoreModel {
   ReadRules rules = ReadRules::master;
-  bool keep_allocator_blobs = false;                                // node tables in `segments` (verify, dump)
-  std::function<void(const model::AllocatorCore&)> on_node_tables;  // see SegmentsDecodeOptions
+  bool keep_allocator_blobs = false;  // node tables in `segments` (dump)
+  // Node tables piece by piece (verify): see SegmentsDecodeOptions.
+  std::function<void(std::string_view records, std::uint64_t first_node, std::uint64_t nodes)> on_node_records;
   bool decode_shards = true;  // false: only shard locations are read (diff fetches shards itself)
   bool decode_tasks = true;
   // false: an unusable descriptor.txt is not added to the findings (the restore path reports it
@@ -79,7 +81,7 @@ struct ScanOptions : RestoreModel {
   std::function<void(const model::SegmentsPayload&)> on_segments;
   // Read the segments payload on a thread of its own while the shards are read and decoded
   // (format::SegmentSpeculation), when nothing needs the payload before the first shard (no
-  // analyzer, no on_segments / on_node_tables, no kept allocator blobs) and threads > 1. The
+  // analyzer, no on_segments / on_node_records, no kept allocator blobs) and threads > 1. The
   // result is the same either way; a store whose objects name a segment the table does not make
   // usable is read a second time without the overlap (the progress callback then starts over).
   bool overlap_segments = true;

@@ -111,12 +111,24 @@ inline std::string describe_outcome(const util::Result<model::SegmentsPayload>& 
   return s + "\ncallbacks " + callbacks;
 }
 
+// An on_node_records that gathers each table in `table` and, once whole, adds its size and hash
+// (and how many pieces it came in: not compared, as they differ by design) to `callbacks`.
+inline auto record_node_tables(std::string& table, std::string& callbacks) {
+  return [&table, &callbacks](std::string_view records, std::uint64_t first_node, std::uint64_t nodes) {
+    if (first_node == 0) table.clear();
+    if (first_node != table.size() / 25 || records.size() % 25 != 0) callbacks += "misaligned piece;";
+    table.append(records);
+    if (first_node + records.size() / 25 == nodes) {
+      callbacks += std::to_string(nodes) + ":" + std::to_string(fnv1a(table)) + ";";
+    }
+  };
+}
+
 inline std::string decode_whole(std::string_view raw, format::SegmentsDecodeOptions options) {
   model::Findings findings;
   std::string callbacks;
-  if (options.keep_allocator_blobs) {
-    options.on_node_tables = [&callbacks](const model::AllocatorCore& c) { callbacks += describe_core(c) + ";"; };
-  }
+  std::string table;
+  if (!options.keep_allocator_blobs) options.on_node_records = record_node_tables(table, callbacks);
   auto r = format::decode_segments(raw, options, findings);
   return describe_outcome(r, findings, callbacks);
 }
@@ -130,10 +142,10 @@ inline std::string decode_streamed(std::string_view raw, format::SegmentsDecodeO
   if (util::Status s = stream.open(std::size_t{1} << 30); !s.ok()) return "open failed: " + s.message();
   model::Findings findings;
   std::string callbacks;
-  if (options.keep_allocator_blobs) {
-    options.on_node_tables = [&callbacks](const model::AllocatorCore& c) { callbacks += describe_core(c) + ";"; };
-  }
+  std::string table;
+  if (!options.keep_allocator_blobs) options.on_node_records = record_node_tables(table, callbacks);
   options.stream_step_bytes = step;
+  options.stream_blob_bytes = step;  // every node table and free list frame of `step` bytes or more streams
   options.stream_keep_bytes = keep;
   auto r = format::decode_segments(stream, options, findings);
   if (util::Status s = stream.finish(); !s.ok()) return "stream failed: " + s.message();

@@ -120,27 +120,37 @@ TEST(SegmentsDecoder, EmptyFixtureOfSpec) {
   EXPECT_TRUE(findings.empty());
 }
 
-// verify compacts node tables one by one: the callback sees each decompressed table once, and
-// the payload no longer holds it afterwards.
-TEST(SegmentsDecoder, NodeTableCallbackSeesEachTableThenReleasesIt) {
+// verify compacts node tables piece by piece: the callback sees each table's records once, in
+// order and whole, and they are the table a kept decode holds.
+TEST(SegmentsDecoder, NodeRecordCallbackSeesEachTableInOrder) {
   const auto raw = test::unzstd(
       test::read_file(test::source_path(std::string(test::k_s7.store) + "/mooncake_master_snapshot/mooncake_cluster/" +
                                         test::k_s7.snapshot_id + "/segments")));
   model::Findings findings;
+  SegmentsDecodeOptions keep;
+  keep.keep_allocator_blobs = true;
+  auto kept = decode(raw, findings, keep);
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  ASSERT_TRUE(kept->mounted[0].allocator.has_value());
+  const std::string& expected = kept->mounted[0].allocator->offset.core.nodes;
+  ASSERT_EQ(expected.size(), 4096u * 25);
+
   SegmentsDecodeOptions options;
-  options.keep_allocator_blobs = true;
-  std::vector<std::pair<std::size_t, std::size_t>> seen;
-  options.on_node_tables = [&seen](const model::AllocatorCore& core) {
-    seen.emplace_back(core.nodes.size(), core.free_nodes.size());
+  std::string seen;
+  std::size_t pieces = 0;
+  options.on_node_records = [&](std::string_view records, std::uint64_t first_node, std::uint64_t nodes) {
+    EXPECT_EQ(first_node * 25, seen.size());
+    EXPECT_EQ(records.size() % 25, 0u);
+    EXPECT_EQ(nodes, 4096u);
+    seen.append(records);
+    ++pieces;
   };
+  findings.clear();
   auto r = decode(raw, findings, options);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  ASSERT_EQ(seen.size(), 1u);
-  EXPECT_EQ(seen[0].first, 4096u * 25);
-  EXPECT_EQ(seen[0].second, 4096u * 4);
-  ASSERT_TRUE(r->mounted[0].allocator.has_value());
+  EXPECT_EQ(seen, expected);
+  EXPECT_GT(pieces, 1u);  // 100 KiB of records in 64 KiB pieces, never whole
   EXPECT_TRUE(r->mounted[0].allocator->offset.core.nodes.empty());
-  EXPECT_TRUE(r->mounted[0].allocator->offset.core.free_nodes.empty());
 }
 
 TEST(SegmentsDecoder, GenuineS7Segment) {
