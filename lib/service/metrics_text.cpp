@@ -63,6 +63,10 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
   if (view.last) {
     const app::RunOutcome& last = *view.last;
     const bool success = last.result != app::RunResult::error;
+    w.family("moonquota_reconcile_last_run_timestamp_seconds", "gauge",
+             "When the newest audit finished (Unix seconds)");
+    w.sample("moonquota_reconcile_last_run_timestamp_seconds", "",
+             seconds_text(static_cast<std::int64_t>(last.finished_ms)));
     w.family("moonquota_reconcile_last_run_success", "gauge",
              "1 when the newest audit compared metadata with the live master (and recorded it with --db), 0 when it "
              "failed");

@@ -6,7 +6,6 @@
 
 #include "reconcile/prometheus_text.hpp"
 #include "report/prom_text.hpp"
-#include "util/text_encoding.hpp"
 
 namespace moonquota::report {
 
@@ -22,25 +21,7 @@ void sample(std::ostream& out, const std::string& name, const std::string& label
   out << k_rebuild_prefix << name << "{" << labels << "cluster=\"" << label(cluster) << "\"} " << value << "\n";
 }
 
-// Milliseconds as seconds with three decimals, signed.
-std::string signed_seconds(std::int64_t ms) {
-  const bool negative = ms < 0;
-  const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(ms) : static_cast<std::uint64_t>(ms);
-  std::string fraction = std::to_string(magnitude % 1000);
-  fraction.insert(0, 3 - fraction.size(), '0');
-  return (negative ? "-" : "") + std::to_string(magnitude / 1000) + "." + fraction;
-}
-
-void run_status(std::ostream& out, const std::string& cluster, std::uint64_t run_at_ms, int exit_code, bool success) {
-  gauge_family(out, k_rebuild_prefix, "last_run_timestamp_seconds", "When the rebuild check ran (Unix seconds)");
-  sample(out, "last_run_timestamp_seconds", "", cluster, signed_seconds(static_cast<std::int64_t>(run_at_ms)));
-  gauge_family(out, k_rebuild_prefix, "run_success",
-               "1 when the check read the metadata and predicted the restore, 0 when it could not");
-  sample(out, "run_success", "", cluster, success ? "1" : "0");
-  gauge_family(out, k_rebuild_prefix, "exit_code",
-               "The exit code of the check (cli-contract.md; 1: the master would start EMPTY)");
-  sample(out, "exit_code", "", cluster, std::to_string(exit_code));
-}
+constexpr std::string_view k_rebuild_success = "read the metadata and predicted the restore";
 
 }  // namespace
 
@@ -85,29 +66,20 @@ void render_rebuild_prom(const quota::RebuildResult& r, const std::string& clust
   if (r.snapshot) {
     gauge_family(out, k_rebuild_prefix, "snapshot_created_timestamp_seconds",
                  "created_at of the snapshot the restore reads (Unix seconds)");
-    sample(out, "snapshot_created_timestamp_seconds", "", cluster, signed_seconds(r.snapshot->created_at_ms));
+    sample(out, "snapshot_created_timestamp_seconds", "", cluster, prom_seconds(r.snapshot->created_at_ms));
     gauge_family(out, k_rebuild_prefix, "snapshot_age_seconds",
                  "Restore time minus the snapshot's created_at (seconds)");
-    sample(out, "snapshot_age_seconds", "", cluster, signed_seconds(r.snapshot->age_at_restore_ms));
+    sample(out, "snapshot_age_seconds", "", cluster, prom_seconds(r.snapshot->age_at_restore_ms));
   }
   gauge_family(out, k_rebuild_prefix, "restore_timestamp_seconds",
                "The restore time the check modelled (Unix seconds)");
-  sample(out, "restore_timestamp_seconds", "", cluster, signed_seconds(static_cast<std::int64_t>(r.restore_time_ms)));
-  run_status(out, cluster, run_at_ms, exit_code, true);
+  sample(out, "restore_timestamp_seconds", "", cluster, prom_seconds(static_cast<std::int64_t>(r.restore_time_ms)));
+  run_facts(out, k_rebuild_prefix, RunFacts{run_at_ms, true, exit_code, {}, k_rebuild_success}, cluster);
 }
 
 void render_rebuild_prom_failure(const std::string& cluster, std::uint64_t run_at_ms, int exit_code,
                                  const std::string& message, std::ostream& out) {
-  run_status(out, cluster, run_at_ms, exit_code, false);
-  gauge_family(out, k_rebuild_prefix, "error", "The error of a check that could not run (the value is always 1)");
-  // A message that is not UTF-8 (a path of other bytes) keeps its ASCII, '?' for every other byte.
-  std::string readable = message;
-  if (!util::is_valid_utf8(readable)) {
-    for (char& c : readable) {
-      if (static_cast<unsigned char>(c) >= 0x80) c = '?';
-    }
-  }
-  sample(out, "error", "message=\"" + label(readable) + "\",", cluster, "1");
+  run_facts(out, k_rebuild_prefix, RunFacts{run_at_ms, false, exit_code, message, k_rebuild_success}, cluster);
 }
 
 }  // namespace moonquota::report

@@ -7,7 +7,7 @@
 //   standby bootstrap: non_complete, lease_expired, size_zero, invalid_memory),
 //   snapshot_created_timestamp_seconds and snapshot_age_seconds (restore time minus created_at;
 //   only when the snapshot's descriptor gives a created_at), restore_timestamp_seconds,
-//   last_run_timestamp_seconds, run_success (1), exit_code.
+//   then the run facts of report::run_facts.
 // Label values are escaped (\\, \", \n), one that is not UTF-8 is "0x" + its bytes in hex; tenants
 // sorted bytewise.
 #pragma once
@@ -23,8 +23,8 @@ namespace moonquota::report {
 void render_rebuild_prom(const quota::RebuildResult& result, const std::string& cluster, std::uint64_t run_at_ms,
                          int exit_code, std::ostream& out);
 
-// A check that could not run (exit 2..5): run_success 0, exit_code, last_run_timestamp_seconds and
-// an error{message} info series (always 1), so the alert on a failing check fires.
+// A check that could not run (exit 2..5): its run facts alone (last_run_success 0,
+// last_error_info{exit_code,message}), so the alert on a failing check fires.
 void render_rebuild_prom_failure(const std::string& cluster, std::uint64_t run_at_ms, int exit_code,
                                  const std::string& message, std::ostream& out);
 

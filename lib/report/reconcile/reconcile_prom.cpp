@@ -2,7 +2,9 @@
 #include "reconcile/prometheus_text.hpp"
 #include "report/prom_text.hpp"
 
-#include <sstream>
+#include <array>
+#include <charconv>
+#include <system_error>
 
 namespace moonquota::report {
 
@@ -24,10 +26,12 @@ std::string cluster_only(const std::string& cluster) { return "{cluster=\"" + es
 // ",cluster=\"...\"}" closing a label set that has other labels.
 std::string cluster_last(const std::string& cluster) { return ",cluster=\"" + escape_label(cluster) + "\"}"; }
 
-std::string seconds(std::uint64_t ms) {
-  std::ostringstream s;
-  s << ms / 1000 << "." << (ms % 1000) / 100 << (ms % 100) / 10 << ms % 10;
-  return s.str();
+// Bytes per hour as bytes per second, the shortest text that reads back as the same double.
+std::string per_second(double bytes_per_hour) {
+  std::array<char, 32> text{};
+  const double value = bytes_per_hour / 3600.0;
+  const auto [end, ec] = std::to_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() ? std::string(text.data(), end) : std::string("NaN");
 }
 
 template <typename Value>
@@ -39,24 +43,14 @@ void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const st
   }
 }
 
-void run_status(std::ostream& out, std::uint64_t run_at_ms, int exit_code, bool success, const std::string& cluster) {
-  gauge_family(out, k_reconcile_prefix, "last_run_timestamp_seconds",
-               "When the reconcile run sampled the live master (Unix seconds)");
-  out << k_reconcile_prefix << "last_run_timestamp_seconds" << cluster_only(cluster) << " " << seconds(run_at_ms)
-      << "\n";
-  gauge_family(out, k_reconcile_prefix, "run_success",
-               "1 when the run compared metadata with the live master, 0 when it could not");
-  out << k_reconcile_prefix << "run_success" << cluster_only(cluster) << " " << (success ? 1 : 0) << "\n";
-  gauge_family(out, k_reconcile_prefix, "exit_code", "The exit code of the run (cli-contract.md)");
-  out << k_reconcile_prefix << "exit_code" << cluster_only(cluster) << " " << exit_code << "\n";
-}
+constexpr std::string_view k_reconcile_success = "compared metadata with the live master";
 
 }  // namespace
 
 void render_reconcile_prom(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
                            std::uint64_t run_at_ms, int exit_code, const std::string& cluster, std::ostream& out) {
   render_reconcile_prom_tenants(r, trends, cluster, out);
-  run_status(out, run_at_ms, exit_code, true, cluster);
+  run_facts(out, k_reconcile_prefix, RunFacts{run_at_ms, true, exit_code, {}, k_reconcile_success}, cluster);
 }
 
 void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
@@ -95,8 +89,16 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
                  const auto* t = trends->find(d.tenant_id);
                  return t != nullptr && t->persistent ? "1" : "0";
                });
+    gauge_family(out, k_reconcile_prefix, "drift_rate_bytes_per_second",
+                 "Estimated drift rate of the unexplained remainder over the current streak (bytes/second)");
+    for (const auto& d : r.tenants) {
+      const auto* t = trends->find(d.tenant_id);
+      if (t == nullptr || !t->rate_bytes_per_hour) continue;
+      out << k_reconcile_prefix << "drift_rate_bytes_per_second" << tenant_labels(r, d.tenant_id, cluster) << " "
+          << per_second(*t->rate_bytes_per_hour) << "\n";
+    }
     gauge_family(out, k_reconcile_prefix, "drift_rate_bytes_per_hour",
-                 "Estimated drift rate over the current streak (bytes/hour)");
+                 "Deprecated: drift_rate_bytes_per_second times 3600, rounded (one more release)");
     for (const auto& d : r.tenants) {
       const auto* t = trends->find(d.tenant_id);
       if (t == nullptr || !t->rate_bytes_per_hour) continue;
@@ -107,7 +109,7 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   gauge_family(out, k_reconcile_prefix, "tenants", "Tenants per verdict");
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {
     out << k_reconcile_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v))
-        << "\"" << cluster_last(cluster) << " " << r.counts.by_verdict[v] << "\n";
+        << "\",model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"" << cluster_last(cluster) << " " << r.counts.by_verdict[v] << "\n";
   }
   gauge_family(
       out, k_reconcile_prefix, "model",
@@ -121,20 +123,23 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   out << k_reconcile_prefix << "tolerance_bytes" << cluster_only(cluster) << " " << r.tolerance_bytes << "\n";
   gauge_family(out, k_reconcile_prefix, "samples", "Live samples taken");
   out << k_reconcile_prefix << "samples" << cluster_only(cluster) << " " << r.live.samples << "\n";
+  if (r.metadata_point_ms) {
+    gauge_family(out, k_reconcile_prefix, "snapshot_created_timestamp_seconds",
+                 "created_at of the snapshot the comparison read (Unix seconds)");
+    out << k_reconcile_prefix << "snapshot_created_timestamp_seconds" << cluster_only(cluster) << " "
+        << prom_seconds(*r.metadata_point_ms) << "\n";
+  }
   if (r.metadata_age_ms) {
     gauge_family(out, k_reconcile_prefix, "metadata_age_seconds",
                  "Live sample time minus the snapshot's created_at (seconds)");
-    const std::int64_t ms = *r.metadata_age_ms;
-    out << k_reconcile_prefix << "metadata_age_seconds" << cluster_only(cluster) << " " << (ms < 0 ? "-" : "")
-        << seconds(static_cast<std::uint64_t>(ms < 0 ? -ms : ms)) << "\n";
+    out << k_reconcile_prefix << "metadata_age_seconds" << cluster_only(cluster) << " "
+        << prom_seconds(*r.metadata_age_ms) << "\n";
   }
 }
 
 void render_reconcile_prom_failure(std::uint64_t run_at_ms, int exit_code, const std::string& message,
                                    const std::string& cluster, std::ostream& out) {
-  run_status(out, run_at_ms, exit_code, false, cluster);
-  gauge_family(out, k_reconcile_prefix, "error", "The error of a run that could not compare (the value is always 1)");
-  out << k_reconcile_prefix << "error{message=\"" << escape_label(message) << "\"" << cluster_last(cluster) << " 1\n";
+  run_facts(out, k_reconcile_prefix, RunFacts{run_at_ms, false, exit_code, message, k_reconcile_success}, cluster);
 }
 
 }  // namespace moonquota::report

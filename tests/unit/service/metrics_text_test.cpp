@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "reconcile/prometheus_text.hpp"
+#include "report/rebuild/rebuild_prom.hpp"
+#include "report/reconcile/reconcile_prom.hpp"
 
 namespace moonquota::service {
 namespace {
@@ -86,6 +89,9 @@ moonquota_reconcile_runs_total{result="error",cluster="cell-a"} 0
 # HELP moonquota_reconcile_running 1 while an audit is in progress
 # TYPE moonquota_reconcile_running gauge
 moonquota_reconcile_running{cluster="cell-a"} 0
+# HELP moonquota_reconcile_last_run_timestamp_seconds When the newest audit finished (Unix seconds)
+# TYPE moonquota_reconcile_last_run_timestamp_seconds gauge
+moonquota_reconcile_last_run_timestamp_seconds{cluster="cell-a"} 1795956295.250
 # HELP moonquota_reconcile_last_run_success 1 when the newest audit compared metadata with the live master (and recorded it with --db), 0 when it failed
 # TYPE moonquota_reconcile_last_run_success gauge
 moonquota_reconcile_last_run_success{cluster="cell-a"} 1
@@ -130,12 +136,12 @@ moonquota_reconcile_unexplained_within_tolerance{tenant_id="a\"b",model="live",c
 moonquota_reconcile_verdict{tenant_id="a\"b",model="live",verdict="live_over",cluster="cell-a"} 1
 # HELP moonquota_reconcile_tenants Tenants per verdict
 # TYPE moonquota_reconcile_tenants gauge
-moonquota_reconcile_tenants{verdict="match",cluster="cell-a"} 0
-moonquota_reconcile_tenants{verdict="live_over",cluster="cell-a"} 1
-moonquota_reconcile_tenants{verdict="live_under",cluster="cell-a"} 0
-moonquota_reconcile_tenants{verdict="missing_live",cluster="cell-a"} 0
-moonquota_reconcile_tenants{verdict="missing_metadata",cluster="cell-a"} 0
-moonquota_reconcile_tenants{verdict="flags_mismatch",cluster="cell-a"} 0
+moonquota_reconcile_tenants{verdict="match",model="live",cluster="cell-a"} 0
+moonquota_reconcile_tenants{verdict="live_over",model="live",cluster="cell-a"} 1
+moonquota_reconcile_tenants{verdict="live_under",model="live",cluster="cell-a"} 0
+moonquota_reconcile_tenants{verdict="missing_live",model="live",cluster="cell-a"} 0
+moonquota_reconcile_tenants{verdict="missing_metadata",model="live",cluster="cell-a"} 0
+moonquota_reconcile_tenants{verdict="flags_mismatch",model="live",cluster="cell-a"} 0
 # HELP moonquota_reconcile_model The model of the expected side (live: a running master; restore: a restore at a time) and its lease model (upstream: lease-expired objects erased at restore; keep: leases ignored; the live model has no lease filter)
 # TYPE moonquota_reconcile_model gauge
 moonquota_reconcile_model{model="live",lease_model="upstream",cluster="cell-a"} 1
@@ -145,6 +151,9 @@ moonquota_reconcile_tolerance_bytes{cluster="cell-a"} 0
 # HELP moonquota_reconcile_samples Live samples taken
 # TYPE moonquota_reconcile_samples gauge
 moonquota_reconcile_samples{cluster="cell-a"} 1
+# HELP moonquota_reconcile_snapshot_created_timestamp_seconds created_at of the snapshot the comparison read (Unix seconds)
+# TYPE moonquota_reconcile_snapshot_created_timestamp_seconds gauge
+moonquota_reconcile_snapshot_created_timestamp_seconds{cluster="cell-a"} 1795956205.000
 # HELP moonquota_reconcile_metadata_age_seconds Live sample time minus the snapshot's created_at (seconds)
 # TYPE moonquota_reconcile_metadata_age_seconds gauge
 moonquota_reconcile_metadata_age_seconds{cluster="cell-a"} 90.000
@@ -193,6 +202,60 @@ TEST(ServiceMetrics, ALongErrorMessageIsCutAtACharacterBoundary) {
       << text;
   EXPECT_EQ(seconds_text(-1500), "-1.500");
   EXPECT_EQ(seconds_text(7), "0.007");
+}
+
+// The families named in a text exposition (from its TYPE lines), without `prefix`.
+std::set<std::string> families(const std::string& text, const std::string& prefix) {
+  std::set<std::string> names;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string type = "# TYPE " + prefix;
+    if (line.rfind(type, 0) != 0) continue;
+    names.insert(line.substr(type.size(), line.find(' ', type.size()) - type.size()));
+  }
+  return names;
+}
+
+// Audit 17: serve and the one-shot textfiles name each run fact alike, so the alerting rules read
+// one name (no `or` unions between names of one fact).
+TEST(ServiceMetrics, ServeAndTheTextfilesNameTheRunFactsAlike) {
+  const std::set<std::string> after_success = {"last_run_timestamp_seconds", "last_run_success", "last_run_exit_code",
+                                               "last_success_timestamp_seconds",
+                                               "snapshot_created_timestamp_seconds"};
+  const std::set<std::string> after_failure = {"last_run_timestamp_seconds", "last_run_success", "last_run_exit_code",
+                                               "last_error_info"};
+  const auto holds = [](const std::set<std::string>& have, const std::set<std::string>& want) {
+    for (const auto& name : want) {
+      if (have.count(name) == 0) return ::testing::AssertionFailure() << "no " << name;
+    }
+    return ::testing::AssertionSuccess();
+  };
+  const auto audit = small_audit();
+  std::ostringstream one_shot;
+  report::render_reconcile_prom(audit->report, nullptr, audit->run_at_ms, 1, "cell-a", one_shot);
+  EXPECT_TRUE(holds(families(one_shot.str(), "moonquota_reconcile_"), after_success));
+  std::ostringstream one_shot_failed;
+  report::render_reconcile_prom_failure(audit->run_at_ms, 4, "refused", "cell-a", one_shot_failed);
+  EXPECT_TRUE(holds(families(one_shot_failed.str(), "moonquota_reconcile_"), after_failure));
+  std::ostringstream rebuild_failed;
+  report::render_rebuild_prom_failure("cell-a", audit->run_at_ms, 3, "no store", rebuild_failed);
+  EXPECT_TRUE(holds(families(rebuild_failed.str(), "moonquota_rebuild_"), after_failure));
+
+  StateView view;
+  app::RunOutcome last;
+  last.result = app::RunResult::drift;
+  last.exit_code = 1;
+  last.audit = audit;
+  last.finished_ms = 1'795'956'295'250;
+  view.last = last;
+  view.compared = audit;
+  view.last_success_ms = last.finished_ms;
+  EXPECT_TRUE(holds(families(render(view, 1'795'956'300'000), "moonquota_reconcile_"), after_success));
+  last.result = app::RunResult::error;
+  last.exit_code = 4;
+  last.error = "refused";
+  view.last = last;
+  EXPECT_TRUE(holds(families(render(view, 1'795'956'300'000), "moonquota_reconcile_"), after_failure));
 }
 
 }  // namespace

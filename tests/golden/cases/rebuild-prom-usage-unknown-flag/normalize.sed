@@ -1,1 +1,1 @@
-s#^(moonquota_rebuild_last_run_timestamp_seconds\{[^}]*\}) .*#\1 @TIME@#
+s#^(moonquota_rebuild_last_(run|success)_timestamp_seconds\{[^}]*\}) .*#\1 @TIME@#

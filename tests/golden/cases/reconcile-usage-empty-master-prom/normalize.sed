@@ -1,1 +1,1 @@
-s#^(moonquota_reconcile_last_run_timestamp_seconds[{][^}]*[}]) [0-9.]+$#\1 @NOW@#
+s#^(moonquota_reconcile_last_(run|success)_timestamp_seconds[{][^}]*[}]) [0-9.]+$#\1 @NOW@#
