@@ -56,7 +56,8 @@ util::Result<source::CatalogListing> read_catalog(source::ObjectStore& store, co
   }
   MQ_ASSIGN_OR_RETURN(const bool root_exists, source::prefix_exists(store, listing->root));
   if (redis && !root_exists) {
-    return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id)");
+    return util::Status::not_found("no snapshot root '" + listing->root + "' (check --store and --cluster-id" +
+                                   source::doubled_root_hint(selection.store_dir) + ")");
   }
   return listing;
 }

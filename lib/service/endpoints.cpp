@@ -120,8 +120,8 @@ Health health_of(const StateView& view, std::uint64_t interval_ms, std::uint64_t
   }
   const std::uint64_t age_ms = now_ms > *view.last_success_ms ? now_ms - *view.last_success_ms : 0;
   if (age_ms >= limit_ms) {
-    return {false, "the newest successful audit finished " + seconds_text(static_cast<std::int64_t>(age_ms)) +
-                       " s ago, not less than " + std::to_string(k_healthy_intervals) + " intervals (" +
+    return {false, "the newest successful audit finished " + util::hms_text(static_cast<std::int64_t>(age_ms)) +
+                       " ago, not less than " + std::to_string(k_healthy_intervals) + " intervals (" +
                        duration_text(limit_ms) + ")" + last_error};
   }
   return {true, "ok"};

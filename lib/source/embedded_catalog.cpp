@@ -28,6 +28,29 @@ std::string snapshot_root(const std::string& store_dir, const std::string& clust
   return root;
 }
 
+std::string doubled_root_hint(const std::string& store_dir) {
+  constexpr std::string_view k_root = "mooncake_master_snapshot";
+  std::string dir = store_dir;
+  while (!dir.empty() && dir.back() == '/') dir.pop_back();
+  // The last "/mooncake_master_snapshot" component, or the whole path being it.
+  std::size_t at = std::string::npos;
+  for (std::size_t from = 0;;) {
+    const auto found = dir.find(k_root, from);
+    if (found == std::string::npos) break;
+    const std::size_t end = found + k_root.size();
+    if ((found == 0 || dir[found - 1] == '/') && (end == dir.size() || dir[end] == '/')) at = found;
+    from = found + 1;
+  }
+  if (at == std::string::npos || (is_s3_url(dir) && at <= k_s3_scheme.size())) return {};  // a bucket of that name
+  std::string parent = dir.substr(0, at);
+  while (parent.size() > 1 && parent.back() == '/') parent.pop_back();
+  if (parent.empty()) parent = ".";
+  const std::string rest = dir.substr(std::min(dir.size(), at + k_root.size() + 1));
+  const std::string cluster = rest.substr(0, rest.find('/'));
+  return "; --store names the folder that holds mooncake_master_snapshot/: try --store '" + util::printable(parent) +
+         "'" + (cluster.empty() ? "" : " --cluster-id '" + util::printable(cluster) + "'");
+}
+
 SnapshotDirectory locate_snapshot_directory(const std::string& snapshot_dir) {
   if (is_s3_url(snapshot_dir)) {  // a URL: no path normalization (it would fold "s3://")
     std::string dir = snapshot_dir;
@@ -81,7 +104,9 @@ util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std
       const auto bucket = why.find("no bucket '");
       return util::Status::not_found(
           "no snapshot root '" + out.root + "' (check --store and --cluster-id" +
-          (bucket != std::string::npos ? "; " + why.substr(bucket) : clusters_present(store, store_dir)) + ")");
+          (bucket != std::string::npos ? "; " + why.substr(bucket)
+                                       : doubled_root_hint(store_dir) + clusters_present(store, store_dir)) +
+          ")");
     }
     return keys.status();
   }

@@ -19,6 +19,10 @@ namespace moonquota::source {
 // "<store>/mooncake_master_snapshot/" + "<cluster_id>/" when cluster_id is non-empty.
 [[nodiscard]] std::string snapshot_root(const std::string& store_dir, const std::string& cluster_id);
 
+// "; --store names the folder that holds mooncake_master_snapshot/: try --store 'X' --cluster-id Y"
+// when `store_dir` itself reaches into the snapshot root (the suffix would be doubled); else empty.
+[[nodiscard]] std::string doubled_root_hint(const std::string& store_dir);
+
 struct CatalogListing {
   std::string root;
   std::optional<std::string> latest;  // GetLatest succeeded with this id

@@ -62,6 +62,14 @@ echo "MOONCAKE_AWS_USE_HTTPS=perhaps" >> "$work/master.env"
 "${rebuild[@]}" --store "s3:///copy" --s3-env-file "$work/master.env" >"$work/out" 2>"$work/err"; rc=$?
 [[ $rc == 2 ]] && grep -q "MOONCAKE_AWS_USE_HTTPS='perhaps' is not true or false" "$work/err" || fail "a bad bool in the env file: exit $rc"
 
+# Audit item 19: a store URL that already names the snapshot root and cluster doubles the suffix:
+# exit 3 with the --store and --cluster-id that were meant.
+MOONCAKE_AWS_ACCESS_KEY_ID="$key" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false \
+  "${rebuild[@]}" --store "s3://$bucket/copy/mooncake_master_snapshot/mooncake_cluster" \
+  --s3-endpoint "$MOONQUOTA_S3_ENDPOINT" >"$work/out" 2>"$work/err"; rc=$?
+[[ $rc == 3 ]] && grep -qF "try --store 's3://$bucket/copy' --cluster-id 'mooncake_cluster'" "$work/err" ||
+  fail "a doubled snapshot root: exit $rc, $(cat "$work/err")"
+
 # An endpoint that is not an S3 server (etcd's HTTP port answers a plain 404): exit 4 saying so,
 # never "no snapshot root".
 if [[ -n "${ETCD_PORT:-}" ]]; then

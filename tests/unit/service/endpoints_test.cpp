@@ -40,7 +40,7 @@ TEST(ServiceHealth, OkWhileTheLastSuccessIsYoungerThanThreeIntervals) {
   EXPECT_TRUE(health_of(view, 5 * k_minute, k_t0 + 15 * k_minute - 1).ok);
   const Health stale = health_of(view, 5 * k_minute, k_t0 + 15 * k_minute);
   EXPECT_FALSE(stale.ok);
-  EXPECT_EQ(stale.reason, "the newest successful audit finished 900.000 s ago, not less than 3 intervals (15m)");
+  EXPECT_EQ(stale.reason, "the newest successful audit finished 0h 15m 00s ago, not less than 3 intervals (15m)");
   // A clock that went back counts as age 0.
   EXPECT_TRUE(health_of(view, 5 * k_minute, k_t0 - k_minute).ok);
 }

@@ -210,5 +210,27 @@ TEST_F(EmbeddedCatalog, ReadDescriptorParsesAndReportsMissing) {
   EXPECT_EQ(missing.status().code(), util::StatusCode::not_found);
 }
 
+// Audit item 19: a --store that already names the snapshot root (or a cluster under it) doubles
+// the suffix; the error says which --store (and --cluster-id) was meant.
+TEST_F(EmbeddedCatalog, AStoreInsideTheSnapshotRootGetsAHint) {
+  EXPECT_EQ(doubled_root_hint("s3://demo/sample/mooncake_master_snapshot/mooncake_cluster"),
+            "; --store names the folder that holds mooncake_master_snapshot/: try --store 's3://demo/sample' "
+            "--cluster-id 'mooncake_cluster'");
+  EXPECT_EQ(doubled_root_hint("/data/store/mooncake_master_snapshot/"),
+            "; --store names the folder that holds mooncake_master_snapshot/: try --store '/data/store'");
+  EXPECT_EQ(doubled_root_hint("mooncake_master_snapshot"),
+            "; --store names the folder that holds mooncake_master_snapshot/: try --store '.'");
+  EXPECT_EQ(doubled_root_hint("/data/store"), "");
+  EXPECT_EQ(doubled_root_hint("/data/my_mooncake_master_snapshot_copy"), "");  // only a whole component
+  EXPECT_EQ(doubled_root_hint("s3://mooncake_master_snapshot/x"), "");        // a bucket of that name
+
+  write_file(m_tmp.path() / "mooncake_master_snapshot" / "c" / "20260822_041200_123" / "descriptor.txt", "0|0|1");
+  auto missing =
+      read_embedded_catalog(test::local_files(), (m_tmp.path() / "mooncake_master_snapshot" / "c").string(), "c");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("try --store '" + m_tmp.str() + "' --cluster-id 'c'"), std::string::npos)
+      << missing.status().message();
+}
+
 }  // namespace
 }  // namespace moonquota::source
