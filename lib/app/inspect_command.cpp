@@ -4,6 +4,7 @@
 
 #include "app/exit_codes.hpp"
 #include "model/enums.hpp"
+#include "util/file_reader.hpp"
 #include "util/thread_pool.hpp"
 
 namespace moonquota::app {
@@ -83,7 +84,13 @@ Status plan_survival(const InspectArgs& a, report::InspectRequest& r) {
   } else {
     return Status::invalid_argument("--path '" + a.path + "' is not restore or promote");
   }
-  MQ_ASSIGN_OR_RETURN(r.points, inspect::parse_survival_points(a.at));
+  if (a.at_file.empty()) {
+    MQ_ASSIGN_OR_RETURN(r.points, inspect::parse_survival_points(a.at));
+    return {};
+  }
+  auto text = util::read_small_file(a.at_file, inspect::k_max_survival_points_file_bytes);
+  if (!text.ok()) return text.status().with_context("--at-file");
+  MQ_ASSIGN_OR_RETURN(r.points, inspect::parse_survival_points_file(*text, a.at_file));
   return {};
 }
 

@@ -46,6 +46,7 @@ struct InspectArgs {
   std::vector<std::string> ids;
   // survival
   std::string at = inspect::k_default_survival_points;
+  std::string at_file;                   // the points from a file instead (empty: --at)
   std::string lease_model = "upstream";  // upstream | keep
   std::string path = "restore";          // restore | promote
   std::string oplog_etcd, oplog_file;    // promote: the OpLog tail the standby replays

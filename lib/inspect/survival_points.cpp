@@ -6,6 +6,7 @@
 
 #include "util/checked_math.hpp"
 #include "util/span_text.hpp"
+#include "util/text_encoding.hpp"
 
 namespace moonquota::inspect {
 
@@ -19,6 +20,10 @@ constexpr const char* k_not_a_point = "is not a delay (0, 1500ms, 10s, 5m, 1h, 2
 
 Status bad_point(const std::string& text, const std::string& why) {
   return Status::invalid_argument("--at '" + text + "' " + why);
+}
+
+Status too_many_points(const std::string& where) {
+  return Status::invalid_argument(where + " has more than " + std::to_string(k_max_survival_points) + " points");
 }
 
 util::Result<std::uint64_t> digits(const std::string& whole, std::string_view text) {
@@ -75,9 +80,41 @@ util::Result<std::vector<PointSpec>> parse_survival_points(const std::string& li
     if (item.empty()) return Status::invalid_argument("--at '" + list + "' has an empty item");
     MQ_ASSIGN_OR_RETURN(PointSpec spec, parse_one(item));
     specs.push_back(std::move(spec));
+    if (specs.size() > k_max_survival_points) return too_many_points("--at");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  return specs;
+}
+
+util::Result<std::vector<PointSpec>> parse_survival_points_file(const std::string& text, const std::string& name) {
+  std::vector<PointSpec> specs;
+  const std::string where = "--at-file '" + name + "'";
+  std::size_t line_start = 0;
+  for (std::uint64_t line_no = 1; line_start < text.size(); ++line_no) {
+    const std::size_t end = std::min(text.find('\n', line_start), text.size());
+    std::string_view line(text.data() + line_start, end - line_start);
+    line_start = end + 1;
+    line = line.substr(0, line.find('#'));
+    for (std::size_t from = 0; from <= line.size();) {
+      const std::size_t comma = std::min(line.find(',', from), line.size());
+      const std::string item(util::trim_ascii(std::string(line.substr(from, comma - from))));
+      from = comma + 1;
+      if (item.empty()) {
+        if (util::trim_ascii(std::string(line)).empty()) break;  // a blank or comment-only line
+        return Status::invalid_argument(where + " line " + std::to_string(line_no) + " has an empty item");
+      }
+      auto spec = parse_one(item);
+      if (!spec.ok()) {
+        std::string why = spec.status().message();
+        if (why.rfind("--at ", 0) == 0) why.erase(0, 5);
+        return Status::invalid_argument(where + " line " + std::to_string(line_no) + ": " + why);
+      }
+      specs.push_back(std::move(*spec));
+      if (specs.size() > k_max_survival_points) return too_many_points(where);
+    }
+  }
+  if (specs.empty()) return Status::invalid_argument(where + " holds no point");
   return specs;
 }
 

@@ -10,6 +10,7 @@
 // `now` (what a restore right now keeps) are always included: added, marked, when not asked for.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,8 +26,19 @@ struct PointSpec {
   std::string text;            // as typed
 };
 
+// At most this many points in one --at list or --at-file (each point costs a row per tenant).
+inline constexpr std::size_t k_max_survival_points = 100'000;
+// The largest --at-file read.
+inline constexpr std::uint64_t k_max_survival_points_file_bytes = 4ULL << 20;
+
 // Errors: invalid_argument naming the value ("--at '5x' ...").
 [[nodiscard]] util::Result<std::vector<PointSpec>> parse_survival_points(const std::string& list);
+
+// The points of an --at-file's `text`: the same items, separated by commas or line ends; blank
+// lines and '#' to the end of a line are ignored. Errors: invalid_argument naming `name` and the
+// line ("--at-file 'pts.txt' line 3: '5x' is not a delay ...").
+[[nodiscard]] util::Result<std::vector<PointSpec>> parse_survival_points_file(const std::string& text,
+                                                                              const std::string& name);
 
 struct SurvivalPoint {
   std::uint64_t at_ms = 0;

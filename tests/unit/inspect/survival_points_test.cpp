@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace moonquota::inspect {
 namespace {
 
@@ -84,6 +86,40 @@ TEST(SurvivalPoints, DelaysNeedADescriptor) {
   auto points = resolve_survival_points(*specs, std::nullopt, 5, "descriptor.txt is missing");
   ASSERT_FALSE(points.ok());
   EXPECT_NE(points.status().message().find("descriptor.txt is missing"), std::string::npos);
+}
+
+// Audit item 22: a list too long for one argument comes from a file; errors name its line.
+TEST(SurvivalPoints, AFileHoldsPointsByLineAndComma) {
+  auto specs = parse_survival_points_file("# restart drill\n0, 10s\r\n\n+30s  # in 30 s\n@1787375520123,now\n", "p.txt");
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  std::vector<std::string> texts;
+  for (const auto& spec : *specs) texts.push_back(spec.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"0", "10s", "+30s", "@1787375520123", "now"}));
+
+  auto bad = parse_survival_points_file("0\n\n5x\n", "p.txt");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "--at-file 'p.txt' line 3: '5x' is not a delay (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY, @EPOCH_MS or now");
+  auto hole = parse_survival_points_file("1s,,2s\n", "p.txt");
+  ASSERT_FALSE(hole.ok());
+  EXPECT_EQ(hole.status().message(), "--at-file 'p.txt' line 1 has an empty item");
+  auto none = parse_survival_points_file("# only a comment\n\n", "p.txt");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().message(), "--at-file 'p.txt' holds no point");
+}
+
+TEST(SurvivalPoints, MoreThanTheLimitIsRefused) {
+  std::string list;
+  for (std::size_t i = 0; i <= k_max_survival_points; ++i) list += (i == 0 ? "" : ",") + std::to_string(i) + "ms";
+  auto from_flag = parse_survival_points(list);
+  ASSERT_FALSE(from_flag.ok());
+  EXPECT_EQ(from_flag.status().message(), "--at has more than 100000 points");
+  std::replace(list.begin(), list.end(), ',', '\n');
+  auto from_file = parse_survival_points_file(list, "p.txt");
+  ASSERT_FALSE(from_file.ok());
+  EXPECT_EQ(from_file.status().message(), "--at-file 'p.txt' has more than 100000 points");
+  list.resize(list.rfind('\n'));  // exactly the limit
+  EXPECT_TRUE(parse_survival_points_file(list, "p.txt").ok());
 }
 
 }  // namespace
