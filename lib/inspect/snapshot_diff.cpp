@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "inspect/shard_blob_chunks.hpp"
 #include "source/object_store.hpp"
 #include "util/byte_buffer.hpp"
 #include "util/checked_math.hpp"
@@ -55,7 +56,6 @@ std::vector<SegmentChange> diff_segments(const model::SegmentsPayload& a, const 
 }
 
 struct Worker {
-  util::ByteBuffer compressed;
   util::ByteBuffer raw_a;
   util::ByteBuffer raw_b;
   ShardDiffScratch scratch;
@@ -85,8 +85,14 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   for (std::uint32_t s = 0; s < util::k_metadata_shards; ++s) {
     if (blobs_a[s] || blobs_b[s]) shards.push_back(s);
   }
-  const std::string path_a = source::join_key(side_a.snapshot_dir, "metadata");
-  const std::string path_b = source::join_key(side_b.snapshot_dir, "metadata");
+  std::vector<std::optional<format::ShardBlobLocation>> order_a;
+  std::vector<std::optional<format::ShardBlobLocation>> order_b;
+  for (const std::uint32_t shard : shards) {
+    order_a.push_back(blobs_a[shard]);
+    order_b.push_back(blobs_b[shard]);
+  }
+  ShardBlobChunks chunks_a(side_a.store, source::join_key(side_a.snapshot_dir, "metadata"), std::move(order_a));
+  ShardBlobChunks chunks_b(side_b.store, source::join_key(side_b.snapshot_dir, "metadata"), std::move(order_b));
   const unsigned threads = std::max(1u, options.threads);
   std::vector<Worker> workers(threads);
   const std::size_t window = threads;
@@ -97,20 +103,22 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   for (std::size_t start = 0; start < shards.size(); start += window) {
     const std::size_t count = std::min(window, shards.size() - start);
     std::vector<std::optional<util::Result<ShardDiff>>> results(count);
+    if (util::Status s = chunks_a.load(start, count); !s.ok()) return s.with_context("snapshot A");
+    if (util::Status s = chunks_b.load(start, count); !s.ok()) return s.with_context("snapshot B");
     util::run_indexed(count, threads, [&](std::size_t i, unsigned w) {
       const std::uint32_t shard = shards[start + i];
       Worker& worker = workers[w];
       std::optional<std::string_view> a;
       std::optional<std::string_view> b;
-      if (blobs_a[shard]) {
-        util::Status s = restore::read_shard_blob(side_a.store, path_a, *blobs_a[shard], options.scan.max_payload_bytes,
-                                                  worker.compressed, worker.raw_a);
+      if (const auto compressed = chunks_a.blob(start + i)) {
+        util::Status s = restore::decompress_shard_blob(*compressed, *blobs_a[shard], options.scan.max_payload_bytes,
+                                                        worker.raw_a);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
         a = worker.raw_a.view();
       }
-      if (blobs_b[shard]) {
-        util::Status s = restore::read_shard_blob(side_b.store, path_b, *blobs_b[shard], options.scan.max_payload_bytes,
-                                                  worker.compressed, worker.raw_b);
+      if (const auto compressed = chunks_b.blob(start + i)) {
+        util::Status s = restore::decompress_shard_blob(*compressed, *blobs_b[shard], options.scan.max_payload_bytes,
+                                                        worker.raw_b);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }

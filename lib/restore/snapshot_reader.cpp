@@ -231,7 +231,12 @@ Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_k
                        const format::ShardBlobLocation& blob, std::size_t max_shard_bytes, util::ByteBuffer& compressed,
                        util::ByteBuffer& decompressed) {
   MQ_RETURN_IF_ERROR(store.get_range(metadata_key, blob.file_offset, blob.bytes, compressed));
-  Status s = util::zstd_decompress(compressed.view(), max_shard_bytes, decompressed);
+  return decompress_shard_blob(compressed.view(), blob, max_shard_bytes, decompressed);
+}
+
+Status decompress_shard_blob(std::string_view compressed, const format::ShardBlobLocation& blob,
+                             std::size_t max_shard_bytes, util::ByteBuffer& decompressed) {
+  Status s = util::zstd_decompress(compressed, max_shard_bytes, decompressed);
   if (s.ok()) return s;
   return util::payload_error(s, format::shard_blob_context(blob.shard_index, blob.file_offset));
 }

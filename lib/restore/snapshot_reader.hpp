@@ -152,6 +152,10 @@ struct ScannedSnapshot {
 // Why a non-OK segment makes upstream 3b5a5941 reject a snapshot (without a conclusion).
 [[nodiscard]] std::string non_ok_segment_reason(const SegmentSummary& segment);
 
+// Decompresses one shard blob's `compressed` bytes; errors name the shard and offset.
+[[nodiscard]] util::Status decompress_shard_blob(std::string_view compressed, const format::ShardBlobLocation& blob,
+                                                 std::size_t max_shard_bytes, util::ByteBuffer& decompressed);
+
 // Reads and decompresses one shard blob located by `blob` (diff, verify's second pass).
 // `metadata_key` is the snapshot's metadata object ("<snapshot_dir>/metadata").
 [[nodiscard]] util::Status read_shard_blob(source::ObjectStore& store, const std::string& metadata_key,
