@@ -39,6 +39,14 @@ void add_rebuild_flags(CLI::App& app, app::RebuildArgs& a) {
       ->check(CLI::IsMember({"restore", "promote"}));
   app.add_flag("--fixed-master", a.fixed_master,
                "Model a master with the non-OK segment unmount bug fixed (upstream 3b5a5941 rejects such snapshots)");
+  auto* explain = app.add_option("--explain", a.explain,
+                                 "One tenant's drill-down: the objects behind its charge, its writes in flight and "
+                                 "what the restore drops, with the largest of each (restore path)")
+                      ->type_name("TENANT");
+  app.add_option("--explain-top", a.explain_top, "Objects listed per part of --explain (1 .. 1000)")
+      ->default_str("10")
+      ->check(CLI::Range(std::size_t{1}, restore::k_max_explain_top))
+      ->needs(explain);
   app.add_option(
          "--timeout-ms", a.timeout_ms,
          "Connect and read timeout of each request to etcd or Redis (quota-reconcile: and to the master), in ms "

@@ -83,6 +83,9 @@ util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a, restor
 util::Result<AuditPlan> plan_audit(const AuditArgs& a) {
   MQ_ASSIGN_OR_RETURN(RebuildPlan metadata, plan_rebuild(a.metadata));
   MQ_RETURN_IF_ERROR(check_live_args(a.live, a.service));
+  if (a.service && a.metadata.explain) {
+    return Status::invalid_argument("--explain is a one-shot drill-down: run it without 'serve'");
+  }
   if (a.persistence_runs && !a.db) {
     return Status::invalid_argument("--persistence-runs applies to the trend of --db: give --db DIR or drop it");
   }

@@ -47,6 +47,19 @@ util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
   r.policy_file = a.policy;
   r.policy_etcd = a.policy_etcd;
   if (a.until_seq) r.replay.until_seq = *a.until_seq;
+  if (a.explain) {
+    if (a.explain->empty()) return Status::invalid_argument("--explain: value must not be empty");
+    if (r.path == quota::MasterPath::promote) {
+      return Status::invalid_argument(
+          "--explain reads the restored snapshot: the restore path only (the promote path's objects come from the "
+          "OpLog replay)");
+    }
+    if (a.explain_top == 0 || a.explain_top > restore::k_max_explain_top) {
+      return Status::invalid_argument("--explain-top must be 1 .. " + std::to_string(restore::k_max_explain_top));
+    }
+    r.explain = a.explain;
+    r.explain_top = a.explain_top;
+  }
   const std::string capacity = a.capacity.value_or(r.path == quota::MasterPath::promote ? "failover" : "auto");
   MQ_ASSIGN_OR_RETURN(r.capacity, quota::parse_capacity(capacity));
   auto lease_model = restore::parse_lease_model(a.lease_model);

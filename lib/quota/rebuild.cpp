@@ -122,6 +122,12 @@ util::Result<RebuildResult> run_rebuild(source::ObjectStore& store, const Rebuil
   if (!table.ok()) return table.status();
   result.table = std::move(table).value();
   if (result.charge_model == restore::ChargeModel::restore) result.drops = restore_drop_table(usage, result.table);
+  if (request.explain && result.outcome.state) {
+    const auto& state = *result.outcome.state;
+    MQ_ASSIGN_OR_RETURN(result.explain,
+                        restore::explain_tenant(store, state.snapshot_dir, state.snapshot_id, request.restore,
+                                                *request.explain, request.explain_top, request.restore.threads));
+  }
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "quota/tenant_drops.hpp"
 #include "restore/promote_path.hpp"
 #include "restore/restore_path.hpp"
+#include "restore/tenant_explain.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::quota {
@@ -37,6 +38,8 @@ struct RebuildRequest {
   MasterPath path = MasterPath::restore;  // promote needs an OpLog
   source::OpLogSelection oplog;           // --oplog-etcd / --oplog-file
   restore::ReplayOptions replay;          // --until-seq
+  std::optional<std::string> explain;     // --explain TENANT (restore path)
+  std::size_t explain_top = restore::k_default_explain_top;
 };
 
 // The snapshot the metadata comes from (restored; on the promote path bootstrapped) when its
@@ -64,6 +67,8 @@ struct RebuildResult {
   // model, which erases nothing (objects the decoder skips stay in the global undecodable count).
   DropTable drops;
   std::optional<SnapshotPoint> snapshot;
+  // --explain: the tenant's objects in the restored snapshot (none when the master starts EMPTY).
+  std::optional<restore::TenantExplanation> explain;
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "report/explain_report.hpp"
 #include "report/rebuild/drops_report.hpp"
 #include "report/rebuild/promote_report.hpp"
 #include "util/text_encoding.hpp"
@@ -152,7 +153,15 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   j["findings"] = {{"errors", count_findings(all, model::Severity::error)},
                    {"warnings", count_findings(all, model::Severity::warning)},
                    {"info", count_findings(all, model::Severity::info)}};
+  if (r.explain) j["explain"] = explain_json(*r.explain, explain_model_text(r));
   return j;
+}
+
+std::string explain_model_text(const quota::RebuildResult& r) {
+  if (r.charge_model == restore::ChargeModel::live) return "live model: what a running master holds";
+  return "restore at " + util::utc_iso8601(static_cast<std::int64_t>(r.restore_time_ms)) + " (restore_time_ms " +
+         std::to_string(r.restore_time_ms) + "), lease model " + restore::lease_model_name(r.lease_model) +
+         (r.snapshot ? ", snapshot " + r.snapshot->snapshot_id : std::string());
 }
 
 std::string rebuild_report_json_text(const quota::RebuildResult& result) {
@@ -247,6 +256,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     }
   }
   render_drop_table(r.drops, out);
+  if (r.explain) render_explain_text(*r.explain, explain_model_text(r), out);
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
   if (r.promote) {

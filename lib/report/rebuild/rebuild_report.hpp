@@ -19,6 +19,10 @@ namespace moonquota::report {
 // "2026-08-22T05:12:00.123Z (created_at_ms 1787375520123)", then ", age at restore 0h 00m 00s" with `with_age`.
 [[nodiscard]] std::string snapshot_point_text(const quota::SnapshotPoint& point, bool with_age);
 
+// Which model made an --explain section's numbers: "restore at <ISO> (restore_time_ms N), lease
+// model upstream, snapshot <id>" or "live model: what a running master holds".
+[[nodiscard]] std::string explain_model_text(const quota::RebuildResult& result);
+
 void render_rebuild_text(const quota::RebuildResult& result, std::ostream& out);
 
 // The JSON text as written by --format json (2-space indent, trailing newline).

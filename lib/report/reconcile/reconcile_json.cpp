@@ -1,5 +1,6 @@
 #include "report/reconcile/reconcile_json.hpp"
 
+#include "report/explain_report.hpp"
 #include "report/rebuild/drops_report.hpp"
 #include "report/rebuild/rebuild_report.hpp"
 #include "util/text_encoding.hpp"
@@ -153,6 +154,7 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
         {{"severity", model::severity_name(f.severity)}, {"location", f.location}, {"message", f.message}});
   }
   j["live_findings"] = std::move(findings);
+  if (r.metadata.explain) j["explain"] = explain_json(*r.metadata.explain, explain_model_text(r.metadata));
   if (trends != nullptr) {
     j["history"] = {{"model", restore::charge_model_name(r.metadata.charge_model)},
                     {"runs", trends->run_times_ms.size()},

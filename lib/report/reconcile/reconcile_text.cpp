@@ -1,8 +1,11 @@
 #include "report/reconcile/reconcile_text.hpp"
 
+#include <algorithm>
 #include <sstream>
 
+#include "report/explain_report.hpp"
 #include "report/rebuild/drops_report.hpp"
+#include "report/rebuild/rebuild_report.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "util/plural.hpp"
 #include "util/text_encoding.hpp"
@@ -126,6 +129,22 @@ void render_table(const reconcile::ReconcileReport& r, const history::TrendTable
   }
 }
 
+// --explain: the tenant's objects, then what the master charges it.
+void render_reconcile_explain(const reconcile::ReconcileReport& r, std::ostream& out) {
+  const restore::TenantExplanation& e = *r.metadata.explain;
+  const auto d = std::find_if(r.tenants.begin(), r.tenants.end(),
+                              [&](const reconcile::TenantDiff& t) { return t.tenant_id == e.tenant_id; });
+  std::ostringstream live;
+  if (d == r.tenants.end()) {
+    live << "  live: neither the master nor the metadata has '" << util::printable(e.tenant_id) << "'\n";
+  } else {
+    live << "  live: the master charges " << d->live_charged_bytes << " bytes: "
+         << reconcile::verdict_name(d->verdict) << ", delta " << signed_bytes(d->delta_bytes)
+         << " against the expected " << d->expected_charged_bytes << "\n";
+  }
+  render_explain_text(e, explain_model_text(r.metadata), out, live.str());
+}
+
 }  // namespace
 
 void render_reconcile_text(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
@@ -160,6 +179,7 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
     if (!d.causes.empty()) out << "  unexplained: " << signed_bytes(d.unexplained_bytes) << " bytes\n";
     for (const auto& cause : d.likely_causes) out << "  cause?    " << cause << "\n";
   }
+  if (r.metadata.explain) render_reconcile_explain(r, out);
   std::size_t shown = 0;
   for (const auto& f : r.live.findings) {
     if (f.severity == model::Severity::info) continue;
