@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include "app/audit_command.hpp"
+#include "app/doctor_command.hpp"
 #include "app/history_command.hpp"
 #include "reconcile_flags.hpp"
 #include "reconcile_serve.hpp"
+#include "report/reconcile/doctor_report.hpp"
 #include "report/reconcile/reconcile_history.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 #include "report/reconcile/reconcile_report.hpp"
@@ -29,6 +31,17 @@ tools::FailureReport prom_failure(const std::string& cluster) {
     mq::report::render_reconcile_prom_failure(mq::util::epoch_ms_now(), rc, message, cluster, text);
     return text.str();
   };
+}
+
+int run_doctor(const tools::ReconcileFlags& f) {
+  auto report = mq::app::run_doctor(f.audit);
+  if (!report.ok()) return tools::fail(k_tool, report.status());
+  auto written = tools::emit_report(f.common, [&](std::ostream& out) {
+    mq::report::render_doctor(*report, tools::output_format(f.common), out);
+    return mq::util::Status{};
+  });
+  if (!written.ok()) return tools::fail(k_tool, written);
+  return report->exit_code();
 }
 
 int run_history(const tools::ReconcileFlags& f) {
@@ -104,6 +117,7 @@ int run(int argc, char** argv) {
   };
   if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return fail_run(s);
   f.audit.metadata.threads = f.common.threads;
+  if (f.doctor->parsed()) return run_doctor(f);
   f.audit.service = f.serve->parsed();
   // A service's per-request attempt lines are debug (-v): at info it logs one line per audit.
   if (f.audit.service) f.audit.metadata.net_log = tools::net_log(true);

@@ -14,6 +14,13 @@ constexpr const char* k_serve_footer =
     "snapshots/live-audit/policy.yaml --master http://127.0.0.1:9003 --cluster cell-a --every 5m --listen "
     "127.0.0.1:9464";
 
+constexpr const char* k_doctor_footer =
+    "Every flag of the audit (quota-reconcile --help) applies too, given before or after 'doctor': each dependency "
+    "it names is tried (the store and its cluster ids and snapshots, the catalog, each --master, --policy-etcd, "
+    "--oplog-etcd). --format text or json.\n\nExit codes:\n  0  every check passed\n  2  usage error\n  3  a "
+    "store, cluster or snapshot is missing or unreadable\n  4  a master, S3, etcd or Redis could not be used\n"
+    "Example:\n  quota-reconcile doctor --store snapshots/live-audit/store --cluster-id mooncake_cluster";
+
 constexpr const char* k_history_footer =
     "Exit codes:\n  0  success\n  2  usage error\n  3  no history store at --db, or one that cannot be read\n"
     "Example:\n  quota-reconcile --store snapshots/genuine-live/r1_quiescent_orphan/store --policy "
@@ -106,6 +113,12 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
                    "Interval between audits: a number and ms, s, m, h or d (30s, 5m, 1d)")
       ->type_name("DURATION");
   f.serve->footer(k_serve_footer);
+  // doctor also takes every audit flag: it tries what they name.
+  f.doctor = app.add_subcommand("doctor",
+                                "Check each dependency the audit's flags name, one by one (store, cluster ids, catalog, "
+                                "master, etcd, Redis), with hints; audits nothing");
+  f.doctor->fallthrough(true);
+  f.doctor->footer(k_doctor_footer);
   add_history_subcommand(app, f);
 }
 
@@ -131,6 +144,9 @@ util::Status check_reconcile_subcommand_flags(const CLI::App& app, const Reconci
       }
     }
     return {};
+  }
+  if (f.doctor->parsed() && f.common.format != "text" && f.common.format != "json") {
+    return Status::invalid_argument("doctor writes --format text or json");
   }
   if (app.get_option("--color")->count() > 0 && f.common.format != "text") {
     return Status::invalid_argument("--color applies to --format text only");

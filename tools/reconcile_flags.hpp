@@ -25,6 +25,7 @@ struct ReconcileFlags {
   std::string cluster;          // --cluster: the label of the Prometheus series
   CLI::App* serve = nullptr;
   ServeFlags serve_flags;
+  CLI::App* doctor = nullptr;
   CLI::App* history = nullptr;
   app::HistoryArgs history_args;
   CommonFlags history_common;

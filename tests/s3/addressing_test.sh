@@ -70,6 +70,20 @@ MOONCAKE_AWS_ACCESS_KEY_ID="$key" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret" MOONC
 [[ $rc == 3 ]] && grep -qF "try --store 's3://$bucket/copy' --cluster-id 'mooncake_cluster'" "$work/err" ||
   fail "a doubled snapshot root: exit $rc, $(cat "$work/err")"
 
+# quota-reconcile doctor on S3: the bucket's cluster ids and snapshots; a wrong access key id
+# (s3rver checks key ids) is a failed store check, exit 4, naming S3's answer.
+MOONCAKE_AWS_ACCESS_KEY_ID="$key" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false \
+  "$tools_dir/quota-reconcile" doctor --store "s3://$bucket/copy" --s3-endpoint "$MOONQUOTA_S3_ENDPOINT" \
+  >"$work/out" 2>"$work/err"; rc=$?
+[[ $rc == 0 ]] && grep -q "^store .* ok .*cluster ids: mooncake_cluster" "$work/out" &&
+  grep -q "latest 20260822_051200_123" "$work/out" || fail "doctor on S3: exit $rc, $(cat "$work/out" "$work/err")"
+MOONCAKE_AWS_ACCESS_KEY_ID="NOT-$key" MOONCAKE_AWS_SECRET_ACCESS_KEY="$secret" MOONCAKE_AWS_USE_VIRTUAL_ADDRESSING=false \
+  "$tools_dir/quota-reconcile" doctor --store "s3://$bucket/copy" --s3-endpoint "$MOONQUOTA_S3_ENDPOINT" \
+  --s3-max-attempts 1 >"$work/out" 2>"$work/err"; rc=$?
+[[ $rc == 4 ]] && grep -q "FAILED (exit 4)" "$work/out" && grep -q "hint: .*credentials" "$work/out" ||
+  fail "doctor with a wrong key id: exit $rc, $(cat "$work/out" "$work/err")"
+grep -qF "$secret-x" "$work/out" && fail "secret printed"
+
 # An endpoint that is not an S3 server (etcd's HTTP port answers a plain 404): exit 4 saying so,
 # never "no snapshot root".
 if [[ -n "${ETCD_PORT:-}" ]]; then
