@@ -63,11 +63,28 @@ void check_span(const std::string& text) {
   check(span.ms <= util::k_max_span_ms);
 }
 
+void check_resolved(const std::vector<inspect::PointSpec>& specs);
+
 void check_points(const std::string& text) {
   auto specs = inspect::parse_survival_points(text);
   check_error(specs);
+  // The same text as an --at-file: what the list parser takes, the file parser takes alike.
+  auto from_file = inspect::parse_survival_points_file(text, "points.txt");
+  check_error(from_file);
+  if (from_file.ok()) {
+    check(from_file->size() <= inspect::k_max_survival_points);
+    check_resolved(*from_file);
+  }
   if (!specs.ok()) return;
-  auto points = inspect::resolve_survival_points(*specs, static_cast<std::int64_t>(k_created_ms), k_now_ms, "");
+  if (text.find_first_of("#\n \t\r\v\f") == std::string::npos) {
+    check(from_file.ok() && from_file->size() == specs->size());
+    for (std::size_t i = 0; from_file.ok() && i < specs->size(); ++i) check((*from_file)[i].text == (*specs)[i].text);
+  }
+  check_resolved(*specs);
+}
+
+void check_resolved(const std::vector<inspect::PointSpec>& specs) {
+  auto points = inspect::resolve_survival_points(specs, static_cast<std::int64_t>(k_created_ms), k_now_ms, "");
   check_error(points);
   if (!points.ok()) return;
   bool zero = false;

@@ -10,7 +10,9 @@
 //   run_durations         the input as --every (parse_duration_ms: what parses is in (0, 7 days]
 //                         and duration_text of it parses back), as a span (parse_span_ms: at most
 //                         100 years), as --at (parse_survival_points, resolved against fixed
-//                         instants: sorted, no instant twice but `now`), as --restore-time, as
+//                         instants: sorted, no instant twice but `now`), as an --at-file
+//                         (parse_survival_points_file: the same invariants; a text without
+//                         separators but commas gives the list's points), as --restore-time, as
 //                         --listen (parse_listen_address: a port in range, a host).
 //   run_service_request   answer_request: byte 0 picks the state (no audit, a failed audit, a
 //                         comparison with and without history, stale), the rest is a path and a

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "report/inspect/survival_report_parts.hpp"
+#include "report/json_stream.hpp"
 
 namespace moonquota::report {
 
@@ -62,18 +63,6 @@ Json survival_point_document(const SurvivalPointRows& p) {
   return pj;
 }
 
-// `text` with every line but the first indented by `indent` spaces.
-void write_indented(std::ostream& out, const std::string& text, std::size_t indent) {
-  const std::string pad(indent, ' ');
-  std::size_t from = 0;
-  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
-    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
-    out << pad;
-    from = nl + 1;
-  }
-  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
-}
-
 Json survival_optional_ms(const std::optional<std::int64_t>& ms) { return ms ? Json(*ms) : Json(nullptr); }
 
 Json survival_report_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap) {
@@ -116,23 +105,8 @@ Json survival_report_json(const SurvivalReport& r, const restore::ScannedSnapsho
 }  // namespace
 
 void render_survival_json(const SurvivalReport& r, const restore::ScannedSnapshot& snap, std::ostream& out) {
-  // The document exactly as one dump with indent 2 would be, its points written one by one.
-  const std::string head = dump_inspect_json(survival_report_json(r, snap), 2);
-  const std::string placeholder = std::string("\"") + k_points_placeholder + "\"";
-  const auto at = head.find(placeholder);
-  out.write(head.data(), static_cast<std::streamsize>(at));
-  if (r.points.empty()) {
-    out << "[]";
-  } else {
-    out << "[";
-    for (std::size_t i = 0; i < r.points.size(); ++i) {
-      out << (i == 0 ? "\n    " : ",\n    ");
-      write_indented(out, dump_inspect_json(survival_point_document(r.points[i]), 2), 4);
-    }
-    out << "\n  ]";
-  }
-  out.write(head.data() + at + placeholder.size(), static_cast<std::streamsize>(head.size() - at - placeholder.size()));
-  out << "\n";
+  write_json_with_streamed_array(out, survival_report_json(r, snap), k_points_placeholder, r.points.size(),
+                                 [&](std::size_t i) { return survival_point_document(r.points[i]); });
 }
 
 void render_survival_ndjson(const SurvivalReport& r, std::ostream& out) {

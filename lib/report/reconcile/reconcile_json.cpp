@@ -1,6 +1,9 @@
 #include "report/reconcile/reconcile_json.hpp"
 
+#include <sstream>
+
 #include "report/explain_report.hpp"
+#include "report/json_stream.hpp"
 #include "report/rebuild/drops_report.hpp"
 #include "report/rebuild/rebuild_report.hpp"
 #include "util/text_encoding.hpp"
@@ -116,9 +119,11 @@ ordered_json tenant_json(const reconcile::ReconcileReport& r, const reconcile::T
   return t;
 }
 
-}  // namespace
+// Stands for the tenants array in the head of the document (written tenant by tenant).
+constexpr const char* k_tenants_placeholder = "@@reconcile-tenants@@";
 
-ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
+// The document with k_tenants_placeholder in place of its tenants.
+ordered_json reconcile_report_head(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
   ordered_json j;
   j["schema"] = "quota-reconcile/1";
   j["metadata"] = metadata_json(r);
@@ -143,9 +148,7 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
     summary["persistent"] = persistent;
   }
   j["summary"] = std::move(summary);
-  ordered_json tenants = ordered_json::array();
-  for (const auto& d : r.tenants) tenants.push_back(tenant_json(r, d, trends));
-  j["tenants"] = std::move(tenants);
+  j["tenants"] = k_tenants_placeholder;
   j["model"] = restore::charge_model_name(r.metadata.charge_model);  // after the contract's fields
   j["lease_model"] = restore::lease_model_name(r.metadata.lease_model);
   ordered_json findings = ordered_json::array();
@@ -163,8 +166,26 @@ ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const hi
   return j;
 }
 
+}  // namespace
+
+ordered_json reconcile_report_json(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
+  ordered_json j = reconcile_report_head(r, trends);
+  ordered_json tenants = ordered_json::array();
+  for (const auto& d : r.tenants) tenants.push_back(tenant_json(r, d, trends));
+  j["tenants"] = std::move(tenants);
+  return j;
+}
+
+void write_reconcile_report_json(const reconcile::ReconcileReport& r, const history::TrendTable* trends,
+                                 std::ostream& out) {
+  write_json_with_streamed_array(out, reconcile_report_head(r, trends), k_tenants_placeholder, r.tenants.size(),
+                                 [&](std::size_t i) { return tenant_json(r, r.tenants[i], trends); });
+}
+
 std::string reconcile_report_json_text(const reconcile::ReconcileReport& r, const history::TrendTable* trends) {
-  return reconcile_report_json(r, trends).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  std::ostringstream out;
+  write_reconcile_report_json(r, trends, out);
+  return out.str();
 }
 
 }  // namespace moonquota::report

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "history/trend.hpp"
@@ -16,6 +17,10 @@ namespace moonquota::report {
                                                            const history::TrendTable* trends);
 
 // The JSON text as written by --format json (2-space indent, trailing newline).
+// The same document written tenant by tenant (memory: one tenant's JSON, not the tree).
+void write_reconcile_report_json(const reconcile::ReconcileReport& report, const history::TrendTable* trends,
+                                 std::ostream& out);
+
 [[nodiscard]] std::string reconcile_report_json_text(const reconcile::ReconcileReport& report,
                                                      const history::TrendTable* trends);
 

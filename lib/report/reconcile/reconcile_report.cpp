@@ -11,7 +11,7 @@ void render_reconcile(const reconcile::ReconcileReport& report, const history::T
                       const ReconcileRenderOptions& options, std::ostream& out) {
   switch (format) {
     case OutputFormat::json:
-    case OutputFormat::ndjson: out << reconcile_report_json_text(report, trends); return;
+    case OutputFormat::ndjson: return write_reconcile_report_json(report, trends, out);
     case OutputFormat::markdown: return render_reconcile_markdown(report, trends, out);
     case OutputFormat::prom:
       return render_reconcile_prom(report, trends, options.run_at_ms, options.exit_code, options.cluster, out);
