@@ -66,7 +66,7 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   per_tenant(out, r, cluster, "within_tolerance", "1 when |delta| <= tolerance",
              [](const auto& d) { return d.within_tolerance ? "1" : "0"; });
   per_tenant(out, r, cluster, "in_flight_bytes",
-             "Bytes of PROCESSING MEMORY replicas in the metadata (writes in flight)",
+             "Bytes of PROCESSING MEMORY replicas in the metadata: puts not yet committed (only this cause of in-flight charge; the others are in unexplained_bytes' causes)",
              [](const auto& d) { return std::to_string(d.in_flight_bytes); });
   per_tenant(out, r, cluster, "unexplained_bytes",
              "Delta left after the causes the metadata shows (bytes, signed): what to alert on",

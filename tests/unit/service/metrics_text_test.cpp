@@ -122,7 +122,7 @@ moonquota_reconcile_delta_bytes{tenant_id="a\"b",model="live",cluster="cell-a"} 
 # HELP moonquota_reconcile_within_tolerance 1 when |delta| <= tolerance
 # TYPE moonquota_reconcile_within_tolerance gauge
 moonquota_reconcile_within_tolerance{tenant_id="a\"b",model="live",cluster="cell-a"} 0
-# HELP moonquota_reconcile_in_flight_bytes Bytes of PROCESSING MEMORY replicas in the metadata (writes in flight)
+# HELP moonquota_reconcile_in_flight_bytes Bytes of PROCESSING MEMORY replicas in the metadata: puts not yet committed (only this cause of in-flight charge; the others are in unexplained_bytes' causes)
 # TYPE moonquota_reconcile_in_flight_bytes gauge
 moonquota_reconcile_in_flight_bytes{tenant_id="a\"b",model="live",cluster="cell-a"} 0
 # HELP moonquota_reconcile_unexplained_bytes Delta left after the causes the metadata shows (bytes, signed): what to alert on
