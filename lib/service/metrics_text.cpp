@@ -1,6 +1,7 @@
 #include "service/metrics_text.hpp"
 
 #include "reconcile/prometheus_text.hpp"
+#include "report/prom_text.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 
 namespace moonquota::service {
@@ -36,14 +37,6 @@ class Writer {
 
 }  // namespace
 
-std::string seconds_text(std::int64_t ms) {
-  const bool negative = ms < 0;
-  const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(ms) : static_cast<std::uint64_t>(ms);
-  std::string fraction = std::to_string(magnitude % 1000);
-  fraction.insert(0, 3 - fraction.size(), '0');
-  return (negative ? "-" : "") + std::to_string(magnitude / 1000) + "." + fraction;
-}
-
 void render_service_metrics(const StateView& view, const BuildInfo& build, const std::string& cluster,
                             std::uint64_t now_ms, std::ostream& out) {
   Writer w(out, cluster);
@@ -66,14 +59,14 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
     w.family("moonquota_reconcile_last_run_timestamp_seconds", "gauge",
              "When the newest audit finished (Unix seconds)");
     w.sample("moonquota_reconcile_last_run_timestamp_seconds", "",
-             seconds_text(static_cast<std::int64_t>(last.finished_ms)));
+             report::prom_seconds(static_cast<std::int64_t>(last.finished_ms)));
     w.family("moonquota_reconcile_last_run_success", "gauge",
              "1 when the newest audit compared metadata with the live master (and recorded it with --db), 0 when it "
              "failed");
     w.sample("moonquota_reconcile_last_run_success", "", success ? "1" : "0");
     w.family("moonquota_reconcile_last_run_duration_seconds", "gauge", "Wall time of the newest audit (seconds)");
     w.sample("moonquota_reconcile_last_run_duration_seconds", "",
-             seconds_text(static_cast<std::int64_t>(last.duration_ms)));
+             report::prom_seconds(static_cast<std::int64_t>(last.duration_ms)));
     w.family("moonquota_reconcile_last_run_exit_code", "gauge",
              "The exit code the one-shot audit would have returned for the newest audit (cli-contract.md)");
     w.sample("moonquota_reconcile_last_run_exit_code", "", std::to_string(last.exit_code));
@@ -90,7 +83,7 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
     w.family("moonquota_reconcile_last_success_timestamp_seconds", "gauge",
              "When the newest successful audit finished (Unix seconds): the age of the per-tenant series");
     w.sample("moonquota_reconcile_last_success_timestamp_seconds", "",
-             seconds_text(static_cast<std::int64_t>(*view.last_success_ms)));
+             report::prom_seconds(static_cast<std::int64_t>(*view.last_success_ms)));
   }
   if (!view.compared) return;
   const auto& report = view.compared->report;
@@ -98,7 +91,7 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
     w.family("moonquota_reconcile_snapshot_age_seconds", "gauge",
              "Now minus the created_at of the snapshot the newest comparison read (seconds)");
     w.sample("moonquota_reconcile_snapshot_age_seconds", "",
-             seconds_text(static_cast<std::int64_t>(now_ms) - *report.metadata_point_ms));
+             report::prom_seconds(static_cast<std::int64_t>(now_ms) - *report.metadata_point_ms));
   }
   report::render_reconcile_prom_tenants(report, view.compared->trends ? &*view.compared->trends : nullptr, cluster,
                                         out);

@@ -36,7 +36,4 @@ inline constexpr std::size_t k_max_message_label_bytes = 512;
 void render_service_metrics(const StateView& view, const BuildInfo& build, const std::string& cluster,
                             std::uint64_t now_ms, std::ostream& out);
 
-// "12.345" for 12345 ms ("-1.500" for -1500).
-[[nodiscard]] std::string seconds_text(std::int64_t ms);
-
 }  // namespace moonquota::service

@@ -34,6 +34,19 @@ std::string per_second(double bytes_per_hour) {
   return ec == std::errc() ? std::string(text.data(), end) : std::string("NaN");
 }
 
+// One sample per tenant with a drift rate (bytes per hour, rendered by `value`).
+template <typename Value>
+void drift_rates(std::ostream& out, const reconcile::ReconcileReport& r, const history::TrendTable& trends,
+                 const std::string& cluster, const std::string& name, const std::string& help, Value value) {
+  gauge_family(out, k_reconcile_prefix, name, help);
+  for (const auto& d : r.tenants) {
+    const auto* t = trends.find(d.tenant_id);
+    if (t == nullptr || !t->rate_bytes_per_hour) continue;
+    out << k_reconcile_prefix << name << tenant_labels(r, d.tenant_id, cluster) << " " << value(*t->rate_bytes_per_hour)
+        << "\n";
+  }
+}
+
 template <typename Value>
 void per_tenant(std::ostream& out, const reconcile::ReconcileReport& r, const std::string& cluster,
                 const std::string& name, const std::string& help, Value value) {
@@ -89,22 +102,12 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
                  const auto* t = trends->find(d.tenant_id);
                  return t != nullptr && t->persistent ? "1" : "0";
                });
-    gauge_family(out, k_reconcile_prefix, "drift_rate_bytes_per_second",
-                 "Estimated drift rate of the unexplained remainder over the current streak (bytes/second)");
-    for (const auto& d : r.tenants) {
-      const auto* t = trends->find(d.tenant_id);
-      if (t == nullptr || !t->rate_bytes_per_hour) continue;
-      out << k_reconcile_prefix << "drift_rate_bytes_per_second" << tenant_labels(r, d.tenant_id, cluster) << " "
-          << per_second(*t->rate_bytes_per_hour) << "\n";
-    }
-    gauge_family(out, k_reconcile_prefix, "drift_rate_bytes_per_hour",
-                 "Deprecated: drift_rate_bytes_per_second times 3600, rounded (one more release)");
-    for (const auto& d : r.tenants) {
-      const auto* t = trends->find(d.tenant_id);
-      if (t == nullptr || !t->rate_bytes_per_hour) continue;
-      out << k_reconcile_prefix << "drift_rate_bytes_per_hour" << tenant_labels(r, d.tenant_id, cluster) << " "
-          << static_cast<std::int64_t>(*t->rate_bytes_per_hour) << "\n";
-    }
+    drift_rates(out, r, *trends, cluster, "drift_rate_bytes_per_second",
+                "Estimated drift rate of the unexplained remainder over the current streak (bytes/second)",
+                [](double per_hour) { return per_second(per_hour); });
+    drift_rates(out, r, *trends, cluster, "drift_rate_bytes_per_hour",
+                "Deprecated: drift_rate_bytes_per_second times 3600, rounded (one more release)",
+                [](double per_hour) { return std::to_string(static_cast<std::int64_t>(per_hour)); });
   }
   gauge_family(out, k_reconcile_prefix, "tenants", "Tenants per verdict");
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {

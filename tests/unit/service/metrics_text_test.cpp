@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "reconcile/prometheus_text.hpp"
+#include "report/prom_text.hpp"
 #include "report/rebuild/rebuild_prom.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 
@@ -200,8 +201,8 @@ TEST(ServiceMetrics, ALongErrorMessageIsCutAtACharacterBoundary) {
   const std::string text = render(view, 0);
   EXPECT_NE(text.find("message=\"" + std::string(k_max_message_label_bytes - 4, 'x') + "...\""), std::string::npos)
       << text;
-  EXPECT_EQ(seconds_text(-1500), "-1.500");
-  EXPECT_EQ(seconds_text(7), "0.007");
+  EXPECT_EQ(report::prom_seconds(-1500), "-1.500");
+  EXPECT_EQ(report::prom_seconds(7), "0.007");
 }
 
 // The families named in a text exposition (from its TYPE lines), without `prefix`.
