@@ -22,11 +22,11 @@ void add_survival_command(CLI::App& app, app::InspectArgs& r) {
   auto* survival = app.add_subcommand(
       "survival", "What a restore at each point keeps and drops, per tenant; when each tenant's charge is gone");
   auto* at = survival
-                ->add_option("--at", r.at,
-                             "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY after now, "
-                             "@EPOCH_MS, now (--restore-time); at most 100,000")
-                ->default_str(r.at)
-                ->type_name("POINTS");
+                 ->add_option("--at", r.at,
+                              "Restore points: delays after created_at (0, 1500ms, 10s, 5m, 1h, 2d), +DELAY after now, "
+                              "@EPOCH_MS, now (--restore-time); at most 100,000")
+                 ->default_str(r.at)
+                 ->type_name("POINTS");
   survival
       ->add_option("--at-file", r.at_file,
                    "The restore points from a file: the items of --at, separated by commas or line ends ('#' starts "

@@ -114,9 +114,10 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
       ->type_name("DURATION");
   f.serve->footer(k_serve_footer);
   // doctor also takes every audit flag: it tries what they name.
-  f.doctor = app.add_subcommand("doctor",
-                                "Check each dependency the audit's flags name, one by one (store, cluster ids, catalog, "
-                                "master, etcd, Redis), with hints; audits nothing");
+  f.doctor =
+      app.add_subcommand("doctor",
+                         "Check each dependency the audit's flags name, one by one (store, cluster ids, catalog, "
+                         "master, etcd, Redis), with hints; audits nothing");
   f.doctor->fallthrough(true);
   f.doctor->footer(k_doctor_footer);
   add_history_subcommand(app, f);

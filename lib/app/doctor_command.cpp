@@ -49,8 +49,8 @@ util::Result<std::set<std::string>> cluster_ids(source::ObjectStore& store, cons
 }
 
 std::string snapshots_phrase(const source::CatalogListing& listing) {
-  std::string text = std::to_string(listing.listed.size()) + " published snapshot" +
-                     (listing.listed.size() == 1 ? "" : "s");
+  std::string text =
+      std::to_string(listing.listed.size()) + " published snapshot" + (listing.listed.size() == 1 ? "" : "s");
   if (!listing.listed.empty()) {
     text += " (newest " + listing.listed.front() + ", oldest " + listing.listed.back() + ")";
   }
@@ -83,10 +83,10 @@ void check_store(const AuditArgs& a, const ResolvedStore& resolved, std::vector<
     return;
   }
   if (ids->empty()) {
-    out.push_back(failed("store", sel.store_dir,
-                         Status::not_found("no cluster under '" + source::snapshot_root(sel.store_dir, "") + "'"),
-                         "--store names the folder that holds mooncake_master_snapshot/" +
-                             source::doubled_root_hint(sel.store_dir)));
+    out.push_back(failed(
+        "store", sel.store_dir,
+        Status::not_found("no cluster under '" + source::snapshot_root(sel.store_dir, "") + "'"),
+        "--store names the folder that holds mooncake_master_snapshot/" + source::doubled_root_hint(sel.store_dir)));
     return;
   }
   out.push_back(passed("store", sel.store_dir, "cluster ids: " + joined(*ids)));
@@ -104,9 +104,9 @@ void check_store(const AuditArgs& a, const ResolvedStore& resolved, std::vector<
       present += (present.empty() ? "" : "; ") + util::printable(id) + ": " +
                  (listing.ok() ? snapshots_phrase(*listing) : listing.status().message());
     }
-    out.push_back(failed("cluster", root, Status::not_found("no cluster '" + sel.cluster_id + "' in the store"),
-                         "give --cluster-id " + (ids->size() == 1 ? *ids->begin() : "one of: " + joined(*ids)) +
-                             " (" + present + ")"));
+    out.push_back(failed(
+        "cluster", root, Status::not_found("no cluster '" + sel.cluster_id + "' in the store"),
+        "give --cluster-id " + (ids->size() == 1 ? *ids->begin() : "one of: " + joined(*ids)) + " (" + present + ")"));
     return;
   }
   const bool redis = a.metadata.store.catalog.value_or("embedded") == "redis";
@@ -156,16 +156,17 @@ void check_master(const std::string& url, const util::NetConfig& net, std::vecto
       out.push_back(failed("master", address->display + list_path, tenants.status(),
                            "this port does not answer as a Mooncake master's admin port"));
     } else {
-      out.push_back(passed("master", address->display + list_path,
-                           "HTTP 200, " + std::to_string(tenants->size()) + " tenant" +
-                               (tenants->size() == 1 ? "" : "s")));
+      out.push_back(
+          passed("master", address->display + list_path,
+                 "HTTP 200, " + std::to_string(tenants->size()) + " tenant" + (tenants->size() == 1 ? "" : "s")));
     }
   }
   auto metrics = client.get("/metrics");
   if (!metrics.ok() || metrics->status != 200) {
-    out.push_back(failed("master metrics", address->display + "/metrics",
-                         metrics.ok() ? Status::unavailable("HTTP " + std::to_string(metrics->status)) : metrics.status(),
-                         "without /metrics, run the audit with --no-metrics"));
+    out.push_back(
+        failed("master metrics", address->display + "/metrics",
+               metrics.ok() ? Status::unavailable("HTTP " + std::to_string(metrics->status)) : metrics.status(),
+               "without /metrics, run the audit with --no-metrics"));
     return;
   }
   out.push_back(passed("master metrics", address->display + "/metrics",
@@ -200,10 +201,10 @@ void check_etcd_oplog(const std::string& host_port, const std::string& cluster_i
   const auto root = source::oplog_root(cluster_id);
   auto endpoint = source::parse_host_port(host_port, "--oplog-etcd");
   if (!root || !endpoint.ok()) {
-    out.push_back(failed("etcd oplog", host_port,
-                         root ? endpoint.status()
-                              : Status::invalid_argument("cluster id '" + cluster_id + "' names no OpLog keys"),
-                         ""));
+    out.push_back(failed(
+        "etcd oplog", host_port,
+        root ? endpoint.status() : Status::invalid_argument("cluster id '" + cluster_id + "' names no OpLog keys"),
+        ""));
     return;
   }
   source::EtcdOptions options;

@@ -26,7 +26,7 @@ struct RebuildArgs {
   std::string lease_model = "upstream";  // upstream | keep
   std::optional<std::string> path;       // restore | promote (default: promote with an OpLog)
   bool fixed_master = false;
-  std::optional<std::string> explain;  // --explain TENANT
+  std::optional<std::string> explain;                        // --explain TENANT
   std::size_t explain_top = restore::k_default_explain_top;  // --explain-top N
   // Connect and read timeout of etcd, Redis (and quota-reconcile's master); the connect part
   // may be set alone.

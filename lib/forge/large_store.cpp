@@ -34,7 +34,7 @@ using large::PlannedObject;
 using large::ReplicaPlan;
 
 constexpr std::uint32_t k_shards = util::k_metadata_shards;
-constexpr std::size_t k_bucket_buffer = 512;              // indices buffered per shard before a write
+constexpr std::size_t k_bucket_buffer = 512;  // indices buffered per shard before a write
 using ShardCounts = std::array<std::uint64_t, k_shards>;
 
 util::Status pwrite_all(int fd, const void* data, std::size_t bytes, std::uint64_t offset) {

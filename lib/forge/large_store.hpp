@@ -51,7 +51,7 @@ struct LargeStoreOptions {
   // as far as its allocator allows before the segment is closed (few large segments with node
   // tables of a million nodes and more, as a long-running master's are).
   std::uint64_t segment_bytes = 0;
-  unsigned threads = 1;       // 0 or 1: the calling thread only; at most k_max_large_store_threads
+  unsigned threads = 1;  // 0 or 1: the calling thread only; at most k_max_large_store_threads
   bool force = false;
   std::string cluster_id = "mooncake_cluster";
   std::string snapshot_id = "20260822_051200_123";

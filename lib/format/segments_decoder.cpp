@@ -99,9 +99,9 @@ class SegmentsDecoder {
   std::string m_failure;
   util::StatusCode m_failure_code = util::StatusCode::corruption;
   util::ZstdStreamReader* m_stream = nullptr;
-  std::uint64_t m_total = 0;         // payload bytes
-  std::string m_window;              // payload bytes [m_window_start, m_window_start + size)
-  std::uint64_t m_window_start = 0;  // absolute offset of m_window[0]
+  std::uint64_t m_total = 0;                      // payload bytes
+  std::string m_window;                           // payload bytes [m_window_start, m_window_start + size)
+  std::uint64_t m_window_start = 0;               // absolute offset of m_window[0]
   std::optional<std::uint64_t> m_stream_blob_at;  // the BIN header of the next streamed frame
   unsigned m_entry_tail = 0;                      // mounted segment elements after the allocator
 };
@@ -262,8 +262,8 @@ bool SegmentsDecoder::ensure_after_blob(unsigned count, bool first_may_stream) {
     probe.rewind_to(position);
     Probe p = Probe::complete;
     for (unsigned i = 0; i < count && p == Probe::complete; ++i) {
-      p = i == 0 && first_may_stream ? probe_stream_blob(probe) : (probe.skip_value() ? Probe::complete
-                                                                                       : Probe::short_window);
+      p = i == 0 && first_may_stream ? probe_stream_blob(probe)
+                                     : (probe.skip_value() ? Probe::complete : Probe::short_window);
     }
     if (p == Probe::short_window) m_stream_blob_at.reset();
     if (p != Probe::short_window || window_at_end()) return true;
@@ -337,8 +337,8 @@ bool SegmentsDecoder::stream_blob(const MpHeader& h, util::ZstdFrameFeed& feed) 
   return true;
 }
 
-bool SegmentsDecoder::decode_blob(std::uint64_t expected, std::string& out, const char* what,
-                                  const std::string& where, bool node_table, unsigned values_after) {
+bool SegmentsDecoder::decode_blob(std::uint64_t expected, std::string& out, const char* what, const std::string& where,
+                                  bool node_table, unsigned values_after) {
   MpHeader h;
   const bool streamed = m_stream != nullptr && m_stream_blob_at == m_reader.absolute_position();
   if (streamed) {  // a BIN header whose payload reaches past the window (ensure_mounted_entry)

@@ -144,8 +144,7 @@ NodeTableCompactor::NodeTableCompactor(std::size_t nodes) : m_offsets(nodes), m_
 }
 
 void NodeTableCompactor::add(std::string_view records) {
-  for (std::size_t at = 0; at + k_node_record_bytes <= records.size() && m_added < m_nodes;
-       at += k_node_record_bytes) {
+  for (std::size_t at = 0; at + k_node_record_bytes <= records.size() && m_added < m_nodes; at += k_node_record_bytes) {
     const char* rec = records.data() + at;
     const std::size_t n = m_added++;
     const bool used = rec[0] != 0;

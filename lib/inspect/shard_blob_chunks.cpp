@@ -6,8 +6,7 @@
 namespace moonquota::inspect {
 
 ShardBlobChunks::ShardBlobChunks(source::ObjectStore& store, std::string metadata_key,
-                                 std::vector<std::optional<format::ShardBlobLocation>> order,
-                                 std::uint64_t chunk_bytes)
+                                 std::vector<std::optional<format::ShardBlobLocation>> order, std::uint64_t chunk_bytes)
     : m_store(store), m_key(std::move(metadata_key)), m_order(std::move(order)), m_chunk_bytes(chunk_bytes) {}
 
 bool ShardBlobChunks::covers(std::uint64_t lo, std::uint64_t hi) const {
@@ -32,8 +31,7 @@ util::Status ShardBlobChunks::load(std::size_t first, std::size_t count) {
     m_single_first = first;
     for (std::size_t i = first; i < end; ++i) {
       if (!m_order[i]) continue;
-      MQ_RETURN_IF_ERROR(
-          m_store.get_range(m_key, m_order[i]->file_offset, m_order[i]->bytes, m_single[i - first]));
+      MQ_RETURN_IF_ERROR(m_store.get_range(m_key, m_order[i]->file_offset, m_order[i]->bytes, m_single[i - first]));
       ++m_reads;
     }
     return {};

@@ -43,7 +43,7 @@ class ShardBlobChunks {
   std::string m_key;
   std::vector<std::optional<format::ShardBlobLocation>> m_order;
   std::uint64_t m_chunk_bytes;
-  util::ByteBuffer m_chunk;       // bytes [m_chunk_offset, m_chunk_offset + size) of the file
+  util::ByteBuffer m_chunk;  // bytes [m_chunk_offset, m_chunk_offset + size) of the file
   std::uint64_t m_chunk_offset = 0;
   std::vector<util::ByteBuffer> m_single;  // a window whose blobs lie far apart: one read each
   std::size_t m_single_first = 0;

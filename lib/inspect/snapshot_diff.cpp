@@ -111,14 +111,14 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
       std::optional<std::string_view> a;
       std::optional<std::string_view> b;
       if (const auto compressed = chunks_a.blob(start + i)) {
-        util::Status s = restore::decompress_shard_blob(*compressed, *blobs_a[shard], options.scan.max_payload_bytes,
-                                                        worker.raw_a);
+        util::Status s =
+            restore::decompress_shard_blob(*compressed, *blobs_a[shard], options.scan.max_payload_bytes, worker.raw_a);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot A"));
         a = worker.raw_a.view();
       }
       if (const auto compressed = chunks_b.blob(start + i)) {
-        util::Status s = restore::decompress_shard_blob(*compressed, *blobs_b[shard], options.scan.max_payload_bytes,
-                                                        worker.raw_b);
+        util::Status s =
+            restore::decompress_shard_blob(*compressed, *blobs_b[shard], options.scan.max_payload_bytes, worker.raw_b);
         if (!s.ok()) return void(results[i] = s.with_context("snapshot B"));
         b = worker.raw_b.view();
       }

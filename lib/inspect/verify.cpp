@@ -196,7 +196,7 @@ util::Result<VerifyResult> verify_snapshot(source::ObjectStore& store, const std
   std::vector<CompactNodeTable> node_tables;
   std::optional<NodeTableCompactor> compactor;
   header_options.on_node_records = [&node_tables, &compactor](std::string_view records, std::uint64_t first_node,
-                                                                std::uint64_t nodes) {
+                                                              std::uint64_t nodes) {
     if (first_node == 0) compactor.emplace(static_cast<std::size_t>(nodes));
     compactor->add(records);
     if (first_node + records.size() / 25 == nodes) {

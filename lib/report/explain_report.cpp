@@ -24,8 +24,8 @@ struct Part {
 std::array<Part, 4> parts_of(const restore::TenantExplanation& e) {
   return {Part{"charged", "charged (kept)", "size x COMPLETE MEMORY replicas: the expected charge", e.charged},
           Part{"in_flight", "in flight", "size x PROCESSING MEMORY replicas: writes not yet committed", e.in_flight},
-          Part{"dropped_non_complete", "dropped, a replica not COMPLETE",
-               "the charge the restore erases with them", e.dropped_non_complete},
+          Part{"dropped_non_complete", "dropped, a replica not COMPLETE", "the charge the restore erases with them",
+               e.dropped_non_complete},
           Part{"dropped_lease_expired", "dropped, lease ended", "the charge the restore erases with them",
                e.dropped_lease_expired}};
 }
@@ -48,17 +48,16 @@ ordered_json explain_json(const restore::TenantExplanation& e, const std::string
   for (const Part& part : parts_of(e)) {
     ordered_json largest = ordered_json::array();
     for (const auto& o : part.category.largest) {
-      largest.push_back({{"key", bytes_field(o.key)},
-                         {"shard", o.shard},
-                         {"size", o.size},
-                         {"memory_replicas",
-                          {{"complete", o.complete_memory},
-                           {"processing", o.processing_memory},
-                           {"removed", o.removed_memory}}},
-                         {"all_complete", o.all_complete},
-                         {"lease_timeout_ms", o.lease_timeout_ms},
-                         {"put_start_time_ms", o.put_start_time_ms},
-                         {"bytes", o.bytes}});
+      largest.push_back(
+          {{"key", bytes_field(o.key)},
+           {"shard", o.shard},
+           {"size", o.size},
+           {"memory_replicas",
+            {{"complete", o.complete_memory}, {"processing", o.processing_memory}, {"removed", o.removed_memory}}},
+           {"all_complete", o.all_complete},
+           {"lease_timeout_ms", o.lease_timeout_ms},
+           {"put_start_time_ms", o.put_start_time_ms},
+           {"bytes", o.bytes}});
     }
     j[part.field] = {
         {"objects", part.category.objects}, {"bytes", saturate(part.category.bytes)}, {"largest", largest}};
@@ -73,9 +72,8 @@ void render_explain_text(const restore::TenantExplanation& e, const std::string&
   const auto parts = parts_of(e);
   for (const Part& part : parts) {
     if (!e.restore_model && &part.category != &e.charged && &part.category != &e.in_flight) continue;
-    out << "  " << part.title << ": " << part.category.objects << " object"
-        << (part.category.objects == 1 ? "" : "s") << ", " << saturate(part.category.bytes) << " bytes ("
-        << part.bytes << ")\n";
+    out << "  " << part.title << ": " << part.category.objects << " object" << (part.category.objects == 1 ? "" : "s")
+        << ", " << saturate(part.category.bytes) << " bytes (" << part.bytes << ")\n";
   }
   if (e.undecodable > 0) out << "  undecodable entries: " << e.undecodable << " (no size known)\n";
   out << after_totals;

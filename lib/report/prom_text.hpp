@@ -20,8 +20,8 @@ struct RunFacts {
   std::uint64_t run_at_ms = 0;  // when the run ran (sampled the master, read the store)
   bool success = false;
   int exit_code = 5;
-  std::string error;        // when !success
-  std::string_view what;    // help text: what a success did, e.g. "compared metadata with the live master"
+  std::string error;      // when !success
+  std::string_view what;  // help text: what a success did, e.g. "compared metadata with the live master"
 };
 
 // The run's facts under the names every moonquota exposition shares (one-shot textfiles and

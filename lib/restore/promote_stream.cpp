@@ -206,7 +206,8 @@ class StreamWorker : public ShardAnalyzer {
     const std::size_t count = m_pending.size();
     for (std::size_t i = 0; i < count; ++i) {
       if (i + k_filter_ahead < count) m_context.tail.prefetch_filter(m_pending[i + k_filter_ahead].fingerprint);
-      if (i + k_touched_slot_ahead < count) m_context.tail.prefetch_touched_slot(m_pending[i + k_touched_slot_ahead].fingerprint);
+      if (i + k_touched_slot_ahead < count)
+        m_context.tail.prefetch_touched_slot(m_pending[i + k_touched_slot_ahead].fingerprint);
       const Pending& p = m_pending[i];
       if (m_context.tail.touched(p.tenant, p.key, p.fingerprint)) continue;  // the tail decides this key
       const std::size_t end = i + 1 < count ? m_pending[i + 1].facts_offset : m_facts.size();

@@ -82,9 +82,16 @@ class ExplainAnalyzer final : public ShardAnalyzer {
       slot.part.undecodable += r.undecodable;
       if (!r.object) return;
       const ShardTallyBuilder::Entry& e = *r.object;
-      ExplainedObject object{std::string(r.key), shard.shard_index, e.size, e.complete_memory,
-                             e.processing_memory, e.removed_memory, e.all_complete, e.lease_timeout_ms,
-                             e.put_start_time_ms, 0};
+      ExplainedObject object{std::string(r.key),
+                             shard.shard_index,
+                             e.size,
+                             e.complete_memory,
+                             e.processing_memory,
+                             e.removed_memory,
+                             e.all_complete,
+                             e.lease_timeout_ms,
+                             e.put_start_time_ms,
+                             0};
       const util::u128 committed = util::clamped_mul(e.size, e.complete_memory);
       if (e.processing_memory > 0) {
         add(slot.part.in_flight, object, util::clamped_mul(e.size, e.processing_memory), m_top);

@@ -6,9 +6,10 @@
 //   moonquota_reconcile_runs_total{result="ok"|"drift"|"error"} (counter; all three, from 0)
 //   moonquota_reconcile_running (1 while an audit is in progress)
 // Once a run has finished (the run facts the one-shot textfiles name the same way, report::run_facts):
-//   moonquota_reconcile_last_run_timestamp_seconds (when it finished), moonquota_reconcile_last_run_success (1: compared and recorded; 0: failed),
-//   moonquota_reconcile_last_run_duration_seconds, moonquota_reconcile_last_run_exit_code,
-//   moonquota_reconcile_last_error_info{exit_code,message} 1 (only while the newest run failed)
+//   moonquota_reconcile_last_run_timestamp_seconds (when it finished), moonquota_reconcile_last_run_success (1:
+//   compared and recorded; 0: failed), moonquota_reconcile_last_run_duration_seconds,
+//   moonquota_reconcile_last_run_exit_code, moonquota_reconcile_last_error_info{exit_code,message} 1 (only while the
+//   newest run failed)
 // Once a run has succeeded: moonquota_reconcile_last_success_timestamp_seconds.
 // Once a run has compared: moonquota_reconcile_snapshot_age_seconds (now - the snapshot's
 // created_at, when its descriptor gives one), then the per-tenant and report families of the

@@ -102,11 +102,11 @@ util::Result<CatalogListing> read_embedded_catalog(ObjectStore& store, const std
       // A missing bucket says so; otherwise the wording of a missing local directory.
       const std::string& why = keys.status().message();
       const auto bucket = why.find("no bucket '");
-      return util::Status::not_found(
-          "no snapshot root '" + out.root + "' (check --store and --cluster-id" +
-          (bucket != std::string::npos ? "; " + why.substr(bucket)
-                                       : doubled_root_hint(store_dir) + clusters_present(store, store_dir)) +
-          ")");
+      return util::Status::not_found("no snapshot root '" + out.root + "' (check --store and --cluster-id" +
+                                     (bucket != std::string::npos
+                                          ? "; " + why.substr(bucket)
+                                          : doubled_root_hint(store_dir) + clusters_present(store, store_dir)) +
+                                     ")");
     }
     return keys.status();
   }

@@ -29,8 +29,7 @@ Status ZstdFrameFeed::read_header(std::string_view piece) {
   if (size == ZSTD_CONTENTSIZE_ERROR) return Status::corruption("not a zstd frame");
   if (size == ZSTD_CONTENTSIZE_UNKNOWN) return Status::corruption("zstd frame has no content size");
   if (size != m_expected) {
-    return Status::corruption("zstd content size " + std::to_string(size) + ", expected " +
-                              std::to_string(m_expected));
+    return Status::corruption("zstd content size " + std::to_string(size) + ", expected " + std::to_string(m_expected));
   }
   ZSTD_frameHeader header{};
   const std::size_t header_bytes = ZSTD_frameHeaderSize(piece.data(), piece.size());
@@ -69,8 +68,8 @@ void ZstdFrameFeed::follow_structure(std::string_view piece) {
       case Part::block_header: {
         m_block_header[m_block_header_have++] = static_cast<std::uint8_t>(piece[at++]);
         if (m_block_header_have < k_block_header_bytes) break;
-        const std::uint32_t h = m_block_header[0] | (std::uint32_t{m_block_header[1]} << 8) |
-                                (std::uint32_t{m_block_header[2]} << 16);
+        const std::uint32_t h =
+            m_block_header[0] | (std::uint32_t{m_block_header[1]} << 8) | (std::uint32_t{m_block_header[2]} << 16);
         m_last_block = (h & 1) != 0;
         const std::uint32_t type = (h >> 1) & 3;
         if (type == 3) {  // reserved
@@ -79,7 +78,7 @@ void ZstdFrameFeed::follow_structure(std::string_view piece) {
         }
         m_part = Part::block_body;
         m_part_left = type == 1 ? 1 : (h >> 3);  // RLE: one byte
-        if (m_part_left == 0) {  // an empty raw or compressed block ends here
+        if (m_part_left == 0) {                  // an empty raw or compressed block ends here
           if (m_last_block) {
             m_part = m_checksum ? Part::checksum : Part::done;
             m_part_left = m_checksum ? k_checksum_bytes : 0;
@@ -93,8 +92,7 @@ void ZstdFrameFeed::follow_structure(std::string_view piece) {
       case Part::done:  // bytes after the frame
         m_part = Part::malformed;
         break;
-      case Part::malformed:
-        break;
+      case Part::malformed: break;
     }
   }
 }
@@ -146,8 +144,8 @@ Status ZstdFrameFeed::feed(std::string_view piece) {
 Status ZstdFrameFeed::finish() {
   if (m_dctx == nullptr && m_final.ok()) m_final = read_header({});
   if (!m_final.ok()) return m_final;
-  if (m_fed != m_frame_bytes) return Status::invalid_argument("zstd frame ended before its " +
-                                                              std::to_string(m_frame_bytes) + " bytes");
+  if (m_fed != m_frame_bytes)
+    return Status::invalid_argument("zstd frame ended before its " + std::to_string(m_frame_bytes) + " bytes");
   if (m_part != Part::done) return Status::corruption("zstd input is not exactly one complete frame");
   if (!m_decompression.ok()) return m_decompression;
   if (!m_frame_done) return Status::corruption("truncated zstd frame");

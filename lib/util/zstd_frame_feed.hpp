@@ -49,8 +49,8 @@ class ZstdFrameFeed {
   std::string m_buffer;
   std::uint64_t m_fed = 0;
   std::uint64_t m_total_out = 0;
-  Status m_final;            // a failure reported at once
-  Status m_decompression;    // the first decompression failure (reported after the structure)
+  Status m_final;             // a failure reported at once
+  Status m_decompression;     // the first decompression failure (reported after the structure)
   bool m_frame_done = false;  // the decompression met the frame's end
 
   // The frame's structure, as ZSTD_findFrameCompressedSize walks it.

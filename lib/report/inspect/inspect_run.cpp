@@ -221,8 +221,8 @@ util::Result<SurvivalPlan> plan_survival(const restore::ScannedSnapshot& header,
   std::optional<std::int64_t> created_at;
   if (header.descriptor) created_at = header.descriptor->created_at_ms;
   SurvivalPlan plan;
-  MQ_ASSIGN_OR_RETURN(plan.points, inspect::resolve_survival_points(request.points, created_at,
-                                                                    request.restore_time_ms, header.descriptor_error));
+  MQ_ASSIGN_OR_RETURN(plan.points, inspect::resolve_survival_points(request.points, created_at, request.restore_time_ms,
+                                                                    header.descriptor_error));
   plan.created_at_ms = *created_at;
   plan.options.lease_model = request.lease_model;
   for (const auto& point : plan.points) plan.options.points_ms.push_back(point.at_ms);
@@ -246,8 +246,8 @@ util::Result<SurvivalRead> read_for_survival(source::ObjectStore& store, const P
   SurvivalRead read;
   read.created_at_ms = plan.created_at_ms;
   read.points = std::move(plan.points);
-  MQ_ASSIGN_OR_RETURN(read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan,
-                                                        plan.options, request.threads));
+  MQ_ASSIGN_OR_RETURN(read.scan, restore::scan_survival(store, sel.snapshot_dir, sel.snapshot_id, p.scan, plan.options,
+                                                        request.threads));
   return read;
 }
 

@@ -79,7 +79,8 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   per_tenant(out, r, cluster, "within_tolerance", "1 when |delta| <= tolerance",
              [](const auto& d) { return d.within_tolerance ? "1" : "0"; });
   per_tenant(out, r, cluster, "in_flight_bytes",
-             "Bytes of PROCESSING MEMORY replicas in the metadata: puts not yet committed (only this cause of in-flight charge; the others are in unexplained_bytes' causes)",
+             "Bytes of PROCESSING MEMORY replicas in the metadata: puts not yet committed (only this cause of "
+             "in-flight charge; the others are in unexplained_bytes' causes)",
              [](const auto& d) { return std::to_string(d.in_flight_bytes); });
   per_tenant(out, r, cluster, "unexplained_bytes",
              "Delta left after the causes the metadata shows (bytes, signed): what to alert on",
@@ -112,7 +113,8 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   gauge_family(out, k_reconcile_prefix, "tenants", "Tenants per verdict");
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {
     out << k_reconcile_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v))
-        << "\",model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"" << cluster_last(cluster) << " " << r.counts.by_verdict[v] << "\n";
+        << "\",model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"" << cluster_last(cluster) << " "
+        << r.counts.by_verdict[v] << "\n";
   }
   gauge_family(
       out, k_reconcile_prefix, "model",

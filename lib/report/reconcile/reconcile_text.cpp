@@ -138,9 +138,8 @@ void render_reconcile_explain(const reconcile::ReconcileReport& r, std::ostream&
   if (d == r.tenants.end()) {
     live << "  live: neither the master nor the metadata has '" << util::printable(e.tenant_id) << "'\n";
   } else {
-    live << "  live: the master charges " << d->live_charged_bytes << " bytes: "
-         << reconcile::verdict_name(d->verdict) << ", delta " << signed_bytes(d->delta_bytes)
-         << " against the expected " << d->expected_charged_bytes << "\n";
+    live << "  live: the master charges " << d->live_charged_bytes << " bytes: " << reconcile::verdict_name(d->verdict)
+         << ", delta " << signed_bytes(d->delta_bytes) << " against the expected " << d->expected_charged_bytes << "\n";
   }
   render_explain_text(e, explain_model_text(r.metadata), out, live.str());
 }

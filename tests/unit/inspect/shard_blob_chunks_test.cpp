@@ -34,9 +34,7 @@ TEST(ShardBlobChunks, ConsecutiveBlobsAreReadInChunks) {
     for (std::size_t i = first; i < first + 2; ++i) {
       const auto blob = chunks.blob(i);
       ASSERT_EQ(blob.has_value(), order[i].has_value()) << i;
-      if (blob) {
-        EXPECT_EQ(*blob, std::string(100, static_cast<char>('A' + i % 26))) << i;
-      }
+      if (blob) { EXPECT_EQ(*blob, std::string(100, static_cast<char>('A' + i % 26))) << i; }
     }
   }
   EXPECT_EQ(chunks.reads(), 10u);  // not 960

@@ -90,7 +90,8 @@ TEST(SurvivalPoints, DelaysNeedADescriptor) {
 
 // Audit item 22: a list too long for one argument comes from a file; errors name its line.
 TEST(SurvivalPoints, AFileHoldsPointsByLineAndComma) {
-  auto specs = parse_survival_points_file("# restart drill\n0, 10s\r\n\n+30s  # in 30 s\n@1787375520123,now\n", "p.txt");
+  auto specs =
+      parse_survival_points_file("# restart drill\n0, 10s\r\n\n+30s  # in 30 s\n@1787375520123,now\n", "p.txt");
   ASSERT_TRUE(specs.ok()) << specs.status().message();
   std::vector<std::string> texts;
   for (const auto& spec : *specs) texts.push_back(spec.text);

@@ -18,8 +18,8 @@ std::string whole(const ordered_json& j) {
 
 std::string streamed(ordered_json head, const std::vector<ordered_json>& elements, int depth) {
   std::ostringstream out;
-  write_json_with_streamed_array(out, head, "@@array@@", elements.size(),
-                                 [&](std::size_t i) { return elements[i]; }, depth);
+  write_json_with_streamed_array(
+      out, head, "@@array@@", elements.size(), [&](std::size_t i) { return elements[i]; }, depth);
   return out.str();
 }
 

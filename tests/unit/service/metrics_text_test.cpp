@@ -221,8 +221,7 @@ std::set<std::string> families(const std::string& text, const std::string& prefi
 // one name (no `or` unions between names of one fact).
 TEST(ServiceMetrics, ServeAndTheTextfilesNameTheRunFactsAlike) {
   const std::set<std::string> after_success = {"last_run_timestamp_seconds", "last_run_success", "last_run_exit_code",
-                                               "last_success_timestamp_seconds",
-                                               "snapshot_created_timestamp_seconds"};
+                                               "last_success_timestamp_seconds", "snapshot_created_timestamp_seconds"};
   const std::set<std::string> after_failure = {"last_run_timestamp_seconds", "last_run_success", "last_run_exit_code",
                                                "last_error_info"};
   const auto holds = [](const std::set<std::string>& have, const std::set<std::string>& want) {

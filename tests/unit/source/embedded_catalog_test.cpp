@@ -222,7 +222,7 @@ TEST_F(EmbeddedCatalog, AStoreInsideTheSnapshotRootGetsAHint) {
             "; --store names the folder that holds mooncake_master_snapshot/: try --store '.'");
   EXPECT_EQ(doubled_root_hint("/data/store"), "");
   EXPECT_EQ(doubled_root_hint("/data/my_mooncake_master_snapshot_copy"), "");  // only a whole component
-  EXPECT_EQ(doubled_root_hint("s3://mooncake_master_snapshot/x"), "");        // a bucket of that name
+  EXPECT_EQ(doubled_root_hint("s3://mooncake_master_snapshot/x"), "");         // a bucket of that name
 
   write_file(m_tmp.path() / "mooncake_master_snapshot" / "c" / "20260822_041200_123" / "descriptor.txt", "0|0|1");
   auto missing =
