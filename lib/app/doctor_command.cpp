@@ -226,14 +226,6 @@ void check_etcd_oplog(const std::string& host_port, const std::string& cluster_i
 
 }  // namespace
 
-int DoctorReport::exit_code() const {
-  int code = k_exit_ok;
-  for (const auto& c : checks) {
-    if (!c.ok) code = std::max(code, c.exit_code);
-  }
-  return code;
-}
-
 util::Result<DoctorReport> run_doctor(const AuditArgs& a) {
   const auto& m = a.metadata;
   if (!m.store.store && !m.store.snapshot_dir && a.live.master.empty() && !m.policy_etcd && m.oplog_etcd.empty()) {

@@ -5,28 +5,14 @@
 // code the audit would give for a failure, and a hint. Nothing is written anywhere.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "app/audit_command.hpp"
+#include "reconcile/doctor_checks.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::app {
 
-struct DoctorCheck {
-  std::string name;    // store, cluster, catalog, master, master metrics, etcd policy, etcd oplog
-  std::string target;  // what was tried: a URL, HOST:PORT, a path or key
-  bool ok = false;
-  int exit_code = 0;   // a failure's exit code as the audit would give it (3 input, 4 service)
-  std::string detail;  // what was found, or what went wrong
-  std::string hint;    // what to do about a failure (may be empty)
-};
-
-struct DoctorReport {
-  std::vector<DoctorCheck> checks;
-  // 0 when every check passed, else the largest failure's code (4 before 3).
-  [[nodiscard]] int exit_code() const;
-};
+using reconcile::DoctorCheck;
+using reconcile::DoctorReport;
 
 // Tries each dependency `args` names (none named: usage error). Errors: invalid_argument (usage:
 // a flag value that cannot be parsed); every failure of a dependency is a check, not an error.

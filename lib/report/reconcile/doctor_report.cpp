@@ -9,7 +9,7 @@ namespace moonquota::report {
 
 namespace {
 
-void render_doctor_text(const app::DoctorReport& report, std::ostream& out) {
+void render_doctor_text(const reconcile::DoctorReport& report, std::ostream& out) {
   util::TextTable table;
   table.add_column("CHECK", util::TextTable::Align::left);
   table.add_column("RESULT", util::TextTable::Align::left);
@@ -33,7 +33,7 @@ void render_doctor_text(const app::DoctorReport& report, std::ostream& out) {
 
 }  // namespace
 
-void render_doctor(const app::DoctorReport& report, OutputFormat format, std::ostream& out) {
+void render_doctor(const reconcile::DoctorReport& report, OutputFormat format, std::ostream& out) {
   if (format != OutputFormat::json) {
     render_doctor_text(report, out);
     return;
