@@ -56,6 +56,9 @@ int run(int argc, char** argv) {
     return mq::tools::fail_with_report(k_tool, common, status, prom_failure(label));
   };
   args.threads = common.threads;
+  if (args.explain && common.format == "prom") {
+    return fail_run(mq::util::Status::invalid_argument("--explain is shown by --format text and json"));
+  }
   auto plan = mq::app::plan_rebuild(args);
   if (!plan.ok()) return fail_run(plan.status());
   auto outcome = mq::app::run_rebuild_command(*plan);

@@ -106,6 +106,12 @@ int run(int argc, char** argv) {
     tools::setup_logging(f.history_common);
     return run_history(f);
   }
+  if (f.doctor->parsed()) {  // writes no textfile: its usage errors are one line on stderr
+    if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);
+    tools::setup_logging(f.common);
+    f.audit.metadata.threads = f.common.threads;
+    return run_doctor(f);
+  }
   // A service logs each audit: info by default (-q: warnings and errors only).
   tools::CommonFlags logging = f.common;
   if (f.serve->parsed()) ++logging.verbosity;
@@ -117,7 +123,6 @@ int run(int argc, char** argv) {
   };
   if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return fail_run(s);
   f.audit.metadata.threads = f.common.threads;
-  if (f.doctor->parsed()) return run_doctor(f);
   f.audit.service = f.serve->parsed();
   // A service's per-request attempt lines are debug (-v): at info it logs one line per audit.
   if (f.audit.service) f.audit.metadata.net_log = tools::net_log(true);

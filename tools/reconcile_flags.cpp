@@ -149,6 +149,9 @@ util::Status check_reconcile_subcommand_flags(const CLI::App& app, const Reconci
   if (f.doctor->parsed() && f.common.format != "text" && f.common.format != "json") {
     return Status::invalid_argument("doctor writes --format text or json");
   }
+  if (f.audit.metadata.explain && f.common.format != "text" && f.common.format != "json") {
+    return Status::invalid_argument("--explain is shown by --format text and json");
+  }
   if (app.get_option("--color")->count() > 0 && f.common.format != "text") {
     return Status::invalid_argument("--color applies to --format text only");
   }
