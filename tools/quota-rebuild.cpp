@@ -38,6 +38,10 @@ int run(int argc, char** argv) {
   mq::tools::CommonFlags common;
   mq::app::RebuildArgs args;
   mq::tools::add_rebuild_flags(app, args);
+  app.add_option("--expect", args.expect,
+                 "Compare the table with an expected one: quota-rebuild JSON, a master's tenant_quotas response or "
+                 "an array of its rows; exit 1 when a tenant or field differs")
+      ->type_name("FILE");
   std::string cluster;
   app.add_option("--cluster", cluster,
                  "The cluster label of the Prometheus series (--format prom) (default: --cluster-id when given, "

@@ -1,6 +1,8 @@
 #include "app/rebuild_command.hpp"
 
 #include "app/exit_codes.hpp"
+#include "reconcile/expected_table_reader.hpp"
+#include "util/file_reader.hpp"
 #include "util/thread_pool.hpp"
 
 namespace moonquota::app {
@@ -47,6 +49,8 @@ util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
   r.policy_file = a.policy;
   r.policy_etcd = a.policy_etcd;
   if (a.until_seq) r.replay.until_seq = *a.until_seq;
+  if (a.expect && a.expect->empty()) return Status::invalid_argument("--expect: value must not be empty");
+  plan.expect_file = a.expect;
   if (a.explain) {
     if (a.explain->empty()) return Status::invalid_argument("--explain: value must not be empty");
     if (r.path == quota::MasterPath::promote) {
@@ -81,8 +85,16 @@ util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
 util::Result<RebuildOutcome> run_rebuild_command(const RebuildPlan& plan) {
   const auto store = open_selected_store(plan.store);
   MQ_ASSIGN_OR_RETURN(quota::RebuildResult result, quota::run_rebuild(*store, plan.request));
+  if (plan.expect_file) {
+    auto text = util::read_small_file(*plan.expect_file, quota::k_max_expected_file_bytes);
+    if (!text.ok()) return text.status().with_context("--expect");
+    MQ_ASSIGN_OR_RETURN(const quota::ExpectedTable expected, reconcile::parse_expected_table(*text, *plan.expect_file));
+    result.expect = quota::compare_with_expected(result.table, expected);
+    result.expect_file = *plan.expect_file;
+  }
   RebuildOutcome outcome;
-  outcome.exit_code = result.starts_empty() ? k_exit_found : k_exit_ok;
+  const bool differs = result.expect && !result.expect->matches();
+  outcome.exit_code = result.starts_empty() || differs ? k_exit_found : k_exit_ok;
   outcome.result = std::move(result);
   return outcome;
 }

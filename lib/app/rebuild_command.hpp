@@ -26,6 +26,7 @@ struct RebuildArgs {
   std::string lease_model = "upstream";  // upstream | keep
   std::optional<std::string> path;       // restore | promote (default: promote with an OpLog)
   bool fixed_master = false;
+  std::optional<std::string> expect;                         // --expect FILE
   std::optional<std::string> explain;                        // --explain TENANT
   std::size_t explain_top = restore::k_default_explain_top;  // --explain-top N
   // Connect and read timeout of etcd, Redis (and quota-reconcile's master); the connect part
@@ -39,6 +40,7 @@ struct RebuildArgs {
 // The request, and the store it reads (resolved once).
 struct RebuildPlan {
   quota::RebuildRequest request;
+  std::optional<std::string> expect_file;  // --expect
   ResolvedStore store;
   util::NetConfig net;  // timeouts and logging of every service the run calls
 };
@@ -51,10 +53,11 @@ struct RebuildPlan {
 
 struct RebuildOutcome {
   quota::RebuildResult result;
-  int exit_code = 0;  // 1 when the master would start with EMPTY metadata
+  int exit_code = 0;  // 1 when the master would start with EMPTY metadata, or the table differs from --expect
 };
 
-// Opens the plan's store and rebuilds. Errors: those of quota::run_rebuild.
+// Opens the plan's store and rebuilds; with --expect, compares the table with the file's.
+// Errors: those of quota::run_rebuild; the expected file's (not found, unreadable, bad: exit 3).
 [[nodiscard]] util::Result<RebuildOutcome> run_rebuild_command(const RebuildPlan& plan);
 
 }  // namespace moonquota::app

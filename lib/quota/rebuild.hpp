@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "quota/expected_table.hpp"
 #include "quota/tenant_drops.hpp"
 #include "restore/promote_path.hpp"
 #include "restore/restore_path.hpp"
@@ -69,6 +70,9 @@ struct RebuildResult {
   std::optional<SnapshotPoint> snapshot;
   // --explain: the tenant's objects in the restored snapshot (none when the master starts EMPTY).
   std::optional<restore::TenantExplanation> explain;
+  // --expect FILE: the table compared with an expected one (set by the command, app/rebuild_command).
+  std::optional<TableComparison> expect;
+  std::string expect_file;
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 

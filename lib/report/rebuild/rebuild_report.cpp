@@ -4,6 +4,7 @@
 
 #include "report/explain_report.hpp"
 #include "report/rebuild/drops_report.hpp"
+#include "report/rebuild/expect_report.hpp"
 #include "report/rebuild/promote_report.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
@@ -153,6 +154,7 @@ ordered_json rebuild_report_json(const quota::RebuildResult& r) {
   j["findings"] = {{"errors", count_findings(all, model::Severity::error)},
                    {"warnings", count_findings(all, model::Severity::warning)},
                    {"info", count_findings(all, model::Severity::info)}};
+  if (r.expect) j["expect"] = expect_json(*r.expect, r.expect_file);
   if (r.explain) j["explain"] = explain_json(*r.explain, explain_model_text(r));
   return j;
 }
@@ -256,6 +258,7 @@ void render_rebuild_text(const quota::RebuildResult& r, std::ostream& out) {
     }
   }
   render_drop_table(r.drops, out);
+  if (r.expect) render_expect_text(*r.expect, r.expect_file, out);
   if (r.explain) render_explain_text(*r.explain, explain_model_text(r), out);
   model::Findings all = r.outcome.catalog_findings;
   if (r.outcome.state) all.insert(all.end(), r.outcome.state->findings.begin(), r.outcome.state->findings.end());
