@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "fuzz/entry_checks.hpp"
 #include "inspect/survival_points.hpp"
 #include "model/tenant_id.hpp"
+#include "reconcile/expected_table_reader.hpp"
 #include "reconcile/prometheus_text.hpp"
 #include "reconcile/tenant_list.hpp"
 #include "reconcile/tenant_metrics.hpp"
@@ -231,6 +233,13 @@ int run_tenant_list(const std::uint8_t* data, std::size_t size) {
   const std::string_view body = as_text(data + 1, size - 1);
   auto rows = reconcile::parse_tenant_list_response(status, body);
   check_error(rows);
+  // The same body as a `quota-rebuild --expect` file: rows or a reason, never a tenant twice.
+  auto expected = reconcile::parse_expected_table(std::string(body), "expect.json");
+  check_error(expected);
+  if (expected.ok()) {
+    std::set<std::string> ids;
+    for (const auto& r : expected->rows) check(ids.insert(r.tenant_id).second);
+  }
   const bool too_deep = !rows.ok() && rows.status().message().find("deeper than") != std::string::npos;
   if (!too_deep) {
     auto reference = dom_rows(status, body);
@@ -242,6 +251,18 @@ int run_tenant_list(const std::uint8_t* data, std::size_t size) {
   for (const auto& t : *rows) check(t.charged_bytes <= util::k_max_charged_bytes);
   auto round = reconcile::parse_tenant_list_response(200, write_tenant_list(*rows));
   check(round.ok() && *round == *rows);
+  // What the master's reader accepts, written as a master's response, is an expected table of the
+  // same rows.
+  auto as_expected = reconcile::parse_expected_table(write_tenant_list(*rows), "expect.json");
+  check(as_expected.ok() && as_expected->rows.size() == rows->size());
+  for (std::size_t i = 0; as_expected.ok() && i < rows->size(); ++i) {
+    const auto& e = as_expected->rows[i];
+    const auto& t = (*rows)[i];
+    check(e.tenant_id == t.tenant_id && e.charged_bytes == t.charged_bytes &&
+          e.requested_quota_bytes == t.requested_quota_bytes && e.effective_quota_bytes == t.effective_quota_bytes &&
+          e.admission_closed == t.admission_closed && e.over_quota == t.over_quota &&
+          e.has_explicit_policy == t.has_explicit_policy);
+  }
   return 0;
 }
 
