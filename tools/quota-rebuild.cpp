@@ -30,11 +30,13 @@ int run(int argc, char** argv) {
   CLI::App app{
       "Predict the tenant quota account table a Mooncake master serves after restoring a snapshot store "
       "or after a hot-standby promotion (snapshot + OpLog tail)"};
-  mq::tools::setup_app(app, k_tool,
-                       {"the master would start with EMPTY metadata (every candidate rejected, or a failed promotion)",
-                        "a store, snapshot, OpLog or policy", "S3, etcd or Redis"},
-                       "quota-rebuild --store snapshots/genuine/s1_single_segment_basic/store "
-                       "--policy snapshots/genuine/s1_single_segment_basic/policy.yaml --format json");
+  mq::tools::setup_app(
+      app, k_tool,
+      {"the master would start with EMPTY metadata (every candidate rejected, or a failed promotion), or the "
+       "table differs from --expect",
+       "a store, snapshot, OpLog or policy", "S3, etcd or Redis"},
+      "quota-rebuild --store snapshots/genuine/s1_single_segment_basic/store "
+      "--policy snapshots/genuine/s1_single_segment_basic/policy.yaml --format json");
   mq::tools::CommonFlags common;
   mq::app::RebuildArgs args;
   mq::tools::add_rebuild_flags(app, args);
