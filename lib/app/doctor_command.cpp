@@ -1,7 +1,6 @@
 #include "app/doctor_command.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "app/exit_codes.hpp"
 #include "reconcile/master_client.hpp"
@@ -36,18 +35,6 @@ std::string joined(const std::set<std::string>& names) {
   return out;
 }
 
-// The cluster ids under <store>/mooncake_master_snapshot/.
-util::Result<std::set<std::string>> cluster_ids(source::ObjectStore& store, const std::string& store_dir) {
-  const std::string parent = source::snapshot_root(store_dir, "");
-  MQ_ASSIGN_OR_RETURN(auto keys, store.list(parent));
-  std::set<std::string> ids;
-  for (const auto& key : keys) {
-    const std::string rest = key.substr(parent.size());
-    if (const auto slash = rest.find('/'); slash != std::string::npos && slash > 0) ids.insert(rest.substr(0, slash));
-  }
-  return ids;
-}
-
 std::string snapshots_phrase(const source::CatalogListing& listing) {
   std::string text =
       std::to_string(listing.listed.size()) + " published snapshot" + (listing.listed.size() == 1 ? "" : "s");
@@ -74,7 +61,7 @@ void check_store(const AuditArgs& a, const ResolvedStore& resolved, std::vector<
     }
     return;
   }
-  auto ids = cluster_ids(*store, sel.store_dir);
+  auto ids = source::cluster_ids_in_store(*store, sel.store_dir);
   if (!ids.ok()) {
     out.push_back(failed("store", sel.store_dir, ids.status(),
                          source::is_s3_url(sel.store_dir)
@@ -236,15 +223,12 @@ util::Result<DoctorReport> run_doctor(const AuditArgs& a) {
   rules.source_required = false;
   rules.cluster_names_oplog = !m.oplog_etcd.empty();
   MQ_ASSIGN_OR_RETURN(ResolvedStore resolved, resolve_store_args(m.store, rules, m.net_log));
-  util::NetConfig net;
-  net.read_timeout_ms = m.timeout_ms;
-  net.connect_timeout_ms = m.connect_timeout_ms.value_or(m.timeout_ms);
-  net.log = m.net_log;
+  const util::NetConfig net = net_config_of(m);
   resolved.selection.net = net;
   DoctorReport report;
   if (m.store.store || m.store.snapshot_dir) check_store(a, resolved, report.checks);
   for (const auto& url : a.live.master) check_master(url, net, report.checks);
-  const std::string cluster = m.store.cluster_id.value_or("mooncake_cluster");
+  const std::string& cluster = resolved.selection.cluster_id;
   if (m.policy_etcd) check_etcd_policy(*m.policy_etcd, cluster, net, report.checks);
   if (!m.oplog_etcd.empty()) check_etcd_oplog(m.oplog_etcd, cluster, net, report.checks);
   return report;

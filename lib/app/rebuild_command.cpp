@@ -23,6 +23,14 @@ Status check_rebuild_path(const RebuildArgs& a, quota::MasterPath path, bool opl
 
 }  // namespace
 
+util::NetConfig net_config_of(const RebuildArgs& a) {
+  util::NetConfig net;
+  net.read_timeout_ms = a.timeout_ms;
+  net.connect_timeout_ms = a.connect_timeout_ms.value_or(a.timeout_ms);
+  net.log = a.net_log;
+  return net;
+}
+
 util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
   RebuildPlan plan;
   auto& r = plan.request;
@@ -73,9 +81,7 @@ util::Result<RebuildPlan> plan_rebuild(const RebuildArgs& a) {
   if (plan.store.max_payload_bytes) r.restore.max_payload_bytes = *plan.store.max_payload_bytes;
   r.restore.fixed_master = a.fixed_master;
   r.restore.threads = a.threads == 0 ? util::default_thread_count() : a.threads;
-  plan.net.read_timeout_ms = a.timeout_ms;
-  plan.net.connect_timeout_ms = a.connect_timeout_ms.value_or(a.timeout_ms);
-  plan.net.log = a.net_log;
+  plan.net = net_config_of(a);
   plan.store.selection.net = plan.net;
   r.selection = plan.store.selection;
   r.oplog.net = plan.net;

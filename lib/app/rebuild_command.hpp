@@ -45,6 +45,9 @@ struct RebuildPlan {
   util::NetConfig net;  // timeouts and logging of every service the run calls
 };
 
+// The timeouts (--timeout-ms, --connect-timeout-ms) and logging of every service the flags name.
+[[nodiscard]] util::NetConfig net_config_of(const RebuildArgs& args);
+
 // The rules: --path restore reads no OpLog and needs a store; --path promote needs an OpLog;
 // the store rules (store_args.hpp; --cluster-id names the OpLog's cluster when one is given);
 // capacity defaults to failover on the promote path, auto on the restore path. Errors:

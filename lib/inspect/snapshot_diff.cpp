@@ -14,10 +14,6 @@ namespace moonquota::inspect {
 
 namespace {
 
-std::uint64_t saturate(util::u128 v) {
-  return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v);
-}
-
 std::vector<std::optional<format::ShardBlobLocation>> last_blobs(const restore::ScannedSnapshot& snap) {
   std::vector<std::optional<format::ShardBlobLocation>> out(util::k_metadata_shards);
   for (const auto& blob : snap.metadata.shard_blobs) out[blob.shard_index] = blob;  // the last duplicate wins
@@ -144,12 +140,12 @@ util::Result<DiffResult> diff_snapshots(const DiffSide& side_a, const DiffSide& 
   for (const auto& [t, v] : tally_a) {
     TenantDelta& d = result.tenants[t];
     d.objects_a = v.objects;
-    d.charged_bytes_a = saturate(v.charged_bytes);
+    d.charged_bytes_a = util::saturated_u64(v.charged_bytes);
   }
   for (const auto& [t, v] : tally_b) {
     TenantDelta& d = result.tenants[t];
     d.objects_b = v.objects;
-    d.charged_bytes_b = saturate(v.charged_bytes);
+    d.charged_bytes_b = util::saturated_u64(v.charged_bytes);
   }
   return result;
 }

@@ -11,10 +11,6 @@ namespace moonquota::restore {
 
 namespace {
 
-std::uint64_t saturate(util::u128 v) {
-  return v > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(v);
-}
-
 bool larger(const ExplainedObject& a, const ExplainedObject& b) {
   if (a.bytes != b.bytes) return a.bytes > b.bytes;
   if (a.size != b.size) return a.size > b.size;
@@ -26,7 +22,7 @@ void add(ExplainCategory& category, const ExplainedObject& object, util::u128 by
   ++category.objects;
   category.bytes += bytes;
   category.largest.push_back(object);
-  category.largest.back().bytes = saturate(bytes);
+  category.largest.back().bytes = util::saturated_u64(bytes);
   if (category.largest.size() >= 2 * top) {
     std::nth_element(category.largest.begin(), category.largest.begin() + static_cast<std::ptrdiff_t>(top - 1),
                      category.largest.end(), larger);

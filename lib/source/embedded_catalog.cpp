@@ -22,6 +22,19 @@ constexpr std::uint64_t k_small_file_limit = 1 << 20;
 
 }  // namespace
 
+util::Result<std::set<std::string>> cluster_ids_in_store(ObjectStore& store, const std::string& store_dir) {
+  const std::string parent = snapshot_root(store_dir, "");  // ".../mooncake_master_snapshot/"
+  MQ_ASSIGN_OR_RETURN(auto keys, store.list(parent));
+  std::set<std::string> clusters;
+  for (const auto& key : keys) {
+    const std::string rest = key.substr(parent.size());
+    if (const auto slash = rest.find('/'); slash != std::string::npos && slash > 0) {
+      clusters.insert(rest.substr(0, slash));
+    }
+  }
+  return clusters;
+}
+
 std::string snapshot_root(const std::string& store_dir, const std::string& cluster_id) {
   std::string root = join_key(store_dir, "mooncake_master_snapshot") + "/";
   if (!cluster_id.empty()) root += cluster_id + "/";
@@ -74,17 +87,9 @@ namespace {
 // "; the store holds cluster ids: a, b" when a wrong --cluster-id is the likely mistake; empty
 // when the store holds no snapshot root at all (or cannot be listed).
 std::string clusters_present(ObjectStore& store, const std::string& store_dir) {
-  const std::string parent = snapshot_root(store_dir, "");  // ".../mooncake_master_snapshot/"
-  auto keys = store.list(parent);
-  if (!keys.ok()) return {};
-  std::set<std::string> clusters;
-  for (const auto& key : *keys) {
-    const std::string rest = key.substr(parent.size());
-    if (const auto slash = rest.find('/'); slash != std::string::npos && slash > 0) {
-      clusters.insert(rest.substr(0, slash));
-    }
-  }
-  if (clusters.empty()) return {};
+  auto found = cluster_ids_in_store(store, store_dir);
+  if (!found.ok() || found->empty()) return {};
+  const std::set<std::string>& clusters = *found;
   std::string list;
   for (const auto& c : clusters) list += (list.empty() ? "" : ", ") + util::printable(c);
   return std::string("; the store holds cluster id") + (clusters.size() == 1 ? "" : "s") + ": " + list;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ namespace moonquota::source {
 
 // "<store>/mooncake_master_snapshot/" + "<cluster_id>/" when cluster_id is non-empty.
 [[nodiscard]] std::string snapshot_root(const std::string& store_dir, const std::string& cluster_id);
+
+// The cluster ids under <store_dir>/mooncake_master_snapshot/ (directories holding at least one
+// object). Errors: the store's listing errors.
+[[nodiscard]] util::Result<std::set<std::string>> cluster_ids_in_store(ObjectStore& store,
+                                                                       const std::string& store_dir);
 
 // "; --store names the folder that holds mooncake_master_snapshot/: try --store 'X' --cluster-id Y"
 // when `store_dir` itself reaches into the snapshot root (the suffix would be doubled); else empty.

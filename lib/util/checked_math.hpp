@@ -35,6 +35,12 @@ inline constexpr std::uint64_t k_max_charged_bytes = (std::uint64_t{1} << 63) - 
   return static_cast<std::uint64_t>(p);
 }
 
+// A 128-bit sum as 64 bits, saturated at 2^64-1.
+[[nodiscard]] inline std::uint64_t saturated_u64(u128 value) {
+  return value > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                           : static_cast<std::uint64_t>(value);
+}
+
 // A byte count as a charge can hold it: saturated at 2^63-1 (the account's counter has 63 bits).
 [[nodiscard]] inline std::uint64_t saturated_charge(u128 bytes) {
   return bytes > k_max_charged_bytes ? k_max_charged_bytes : static_cast<std::uint64_t>(bytes);

@@ -13,9 +13,7 @@ void put_bytes(Json& j, const std::string& field, std::string_view bytes) {
   if (!util::is_valid_utf8(bytes)) j[field + "_hex"] = util::to_hex(bytes);
 }
 
-std::uint64_t saturate(util::u128 value) {
-  return value > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(value);
-}
+std::uint64_t saturate(util::u128 value) { return util::saturated_u64(value); }
 
 Json replica_json(const model::Replica& r) {
   Json j;
