@@ -77,6 +77,9 @@ void add_inspect_flags(CLI::App& app, app::InspectArgs& args, CommonFlags& commo
   diff->add_option("--limit", r.limit, "Changes kept in --format json / shown in text")->default_str("all");
   app.add_subcommand("dump", "The whole snapshot as lossless JSON or NDJSON");
   add_survival_command(app, r);
+  app.add_subcommand("fingerprint",
+                     "The snapshot's shape, not its data: layouts, keys, framing; a fingerprint_id that changes only "
+                     "when the format does");
   show_shared_flags_in_subcommand_help(app);
   // Each command's own exit codes and example (tests/cli/help_examples_test.sh runs every example).
   const std::string inputs = "a store, snapshot or OpLog";
@@ -95,6 +98,8 @@ void add_inspect_flags(CLI::App& app, app::InspectArgs& args, CommonFlags& commo
   set_subcommand_help(app, "diff", {"the snapshots differ", inputs, services},
                       "snapshot-inspect diff --store snapshots/sample/store --other-store snapshots/sample/store");
   set_subcommand_help(app, "dump", never, "snapshot-inspect dump --store snapshots/spec-worked-example/store");
+  set_subcommand_help(app, "fingerprint", never,
+                      "snapshot-inspect fingerprint --store snapshots/sample/store --format json");
   set_subcommand_help(app, "survival", never,
                       "snapshot-inspect survival --store snapshots/survival/store --at 0,10s,1h,+30s");
 }

@@ -121,6 +121,10 @@ util::Result<InspectPlan> plan_inspect(const InspectArgs& args) {
   if (args.format == report::OutputFormat::html && r.command != report::InspectCommand::survival) {
     return Status::invalid_argument("--format html is offered by survival only");
   }
+  if (r.command == report::InspectCommand::fingerprint && args.format != report::OutputFormat::text &&
+      args.format != report::OutputFormat::json) {
+    return Status::invalid_argument("fingerprint writes --format text or json only");
+  }
   r.format = args.format;
   r.selection = plan.store.selection;
   r.restore_time_ms = plan.store.restore_time_ms;

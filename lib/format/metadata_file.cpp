@@ -246,6 +246,7 @@ Status MetadataScanner::read_shards() {
     util::ByteBuffer blob = take_buffer();
     MQ_RETURN_IF_ERROR(m_file.read_exact(value.length, blob).with_context("metadata"));
     m_info.compressed_shard_bytes += blob.size();
+    ++m_info.shard_frame_forms[util::zstd_frame_form(blob.view())];
     MQ_RETURN_IF_ERROR(dispatch_shard(static_cast<std::uint32_t>(key.u), std::move(blob)));
   }
   return {};
@@ -309,8 +310,10 @@ util::Result<MetadataFileInfo> MetadataScanner::run() {
     status = read_header(key, nullptr);
     if (!status.ok()) break;
     std::string name;
+    if (key.type != MpType::str) m_info.top_level_keys.push_back(std::string("<") + mp_type_name(key.type) + " key>");
     if (key.type == MpType::str) {
       status = m_file.read_exact(key.length, &name).with_context("metadata");
+      m_info.top_level_keys.push_back(name);
     } else if (key.type == MpType::bin || key.type == MpType::ext) {
       status = m_file.read_exact(key.length, nullptr).with_context("metadata");
       name = "\x01non-string";

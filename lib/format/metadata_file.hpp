@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,12 @@ struct MetadataFileInfo {
   std::uint64_t replica_next_id = 0;
   std::vector<model::DiscardedItem> discarded;
   std::vector<ShardBlobLocation> shard_blobs;  // every shard entry, in file order
+  // The top-level keys in file order, as read: a STR key's bytes; any other key as "<TYPE key>"
+  // ("<positive integer key>").
+  std::vector<std::string> top_level_keys;
+  // How the shard blobs read are framed (util::zstd_frame_form) and how many of each: filled
+  // when the shards are decoded (decode_shards), from each blob's first bytes.
+  std::map<std::string, std::uint64_t> shard_frame_forms;
 };
 
 // Reads `file` from its current offset (byte 0). A rejection (bytes that break the format, a

@@ -17,6 +17,24 @@ std::string zstd_compress(std::string_view raw, int level) {
   return out;
 }
 
+std::string zstd_frame_form(std::string_view blob) {
+  if (blob.size() < 5) return "not zstd";
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(blob[i]); };
+  const std::uint32_t magic = byte(0) | (byte(1) << 8U) | (byte(2) << 16U) | (static_cast<std::uint32_t>(byte(3)) << 24U);
+  if ((magic & 0xFFFFFFF0U) == 0x184D2A50U) return "zstd-skippable";
+  if (magic != 0xFD2FB528U) return "not zstd";
+  // Frame header descriptor (RFC 8878 §3.1.1.1.1): content size flag (bits 7-6), single
+  // segment (bit 5), checksum (bit 2), dictionary id flag (bits 1-0).
+  const unsigned descriptor = byte(4);
+  const bool single_segment = (descriptor & 0x20U) != 0;
+  const bool has_content_size = (descriptor >> 6U) != 0 || single_segment;
+  std::string form = "zstd";
+  if (!has_content_size) form += ", no content size";
+  if ((descriptor & 0x04U) != 0) form += ", checksum";
+  if ((descriptor & 0x03U) != 0) form += ", dictionary";
+  return form;
+}
+
 Result<std::uint64_t> zstd_content_size(std::string_view frame) {
   unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR) return Status::corruption("not a zstd frame");

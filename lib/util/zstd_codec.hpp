@@ -30,6 +30,12 @@ class ByteBuffer;
 // is the bytes' fault (corruption). `context` names the payload ("task_manager", "metadata: shard 3").
 [[nodiscard]] Status payload_error(const Status& failure, const std::string& context);
 
+// How a compressed blob is framed, as one word list independent of its content: "zstd" (a
+// frame with its content size, no checksum, no dictionary: what Mooncake writes), with
+// ", no content size", ", checksum", ", dictionary" for the flags that differ; "zstd-skippable"
+// for a skippable frame; "not zstd" otherwise (also for fewer than 5 bytes).
+[[nodiscard]] std::string zstd_frame_form(std::string_view blob);
+
 // The content size declared in the frame header, or an error.
 [[nodiscard]] Result<std::uint64_t> zstd_content_size(std::string_view frame);
 

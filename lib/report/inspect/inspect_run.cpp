@@ -7,6 +7,8 @@
 #include "inspect/snapshot_stats.hpp"
 #include "inspect/survival_points.hpp"
 #include "inspect/verify.hpp"
+#include "inspect/snapshot_fingerprint.hpp"
+#include "report/inspect/fingerprint_report.hpp"
 #include "report/inspect/inspect_diff_report.hpp"
 #include "report/inspect/inspect_objects_report.hpp"
 #include "report/inspect/inspect_summary_report.hpp"
@@ -96,6 +98,20 @@ util::Result<InspectOutcome> run_stats_command(source::ObjectStore& store, const
   if (command == InspectCommand::top && request.top_what == TopWhat::tenants) {
     render_top_tenants(p.context, scan, by, request.top_n, format, out);
   }
+  return InspectOutcome{};
+}
+
+util::Result<InspectOutcome> run_fingerprint(source::ObjectStore& store, const InspectRequest& request,
+                                             std::ostream& out) {
+  MQ_ASSIGN_OR_RETURN(Prepared p, prepare(store, request));
+  inspect::FingerprintOptions options;
+  options.threads = request.threads;
+  options.max_payload_bytes = request.max_payload_bytes;
+  options.progress = request.progress;
+  MQ_ASSIGN_OR_RETURN(inspect::SnapshotFingerprint fp,
+                      naming_snapshot(inspect::fingerprint_snapshot(store, p.context.selected, options),
+                                      p.context.selected));
+  render_fingerprint(fp, request.format, out);
   return InspectOutcome{};
 }
 
@@ -343,7 +359,8 @@ std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
       {"objects", InspectCommand::objects},   {"top", InspectCommand::top},
       {"segments", InspectCommand::segments}, {"tasks", InspectCommand::tasks},
       {"verify", InspectCommand::verify},     {"diff", InspectCommand::diff},
-      {"dump", InspectCommand::dump},         {"survival", InspectCommand::survival}};
+      {"dump", InspectCommand::dump},         {"survival", InspectCommand::survival},
+      {"fingerprint", InspectCommand::fingerprint}};
   for (const auto& [n, c] : k_commands) {
     if (n == name) return c;
   }
@@ -356,6 +373,7 @@ util::Result<InspectOutcome> run_inspect(const InspectStores& stores, const Insp
     case InspectCommand::verify: return run_verify(stores.store, request, out);
     case InspectCommand::diff: return run_diff(stores, request, out);
     case InspectCommand::survival: return run_survival(stores.store, request, out);
+    case InspectCommand::fingerprint: return run_fingerprint(stores.store, request, out);
     case InspectCommand::objects:
     case InspectCommand::dump: return run_listing_command(stores.store, request, out);
     default: return run_stats_command(stores.store, request, out);
