@@ -57,18 +57,19 @@ quota         util model format source restore
 inspect       util model format source restore
 reconcile     util model format source restore quota
 history       util model format source restore quota reconcile
-report        util model format source restore quota inspect reconcile history
+golden        util model format source restore quota inspect
+report        util model format source restore quota inspect reconcile history golden
 forge         util model format source
-app           util model format source restore quota inspect reconcile history report forge
+app           util model format source restore quota inspect reconcile history golden report forge
 service       util model format source restore quota inspect reconcile history report app
 '
 
 # family         headers (ERE, no spaces, on the name in < >)  may be included by (globs; - none)
 THIRD_PARTY='
 zstd             ^(zstd|zstd_errors|zdict)\.h$                lib/util/zstd_*
-yaml-cpp         ^yaml-cpp/                                   lib/format/policy_yaml.cpp
+yaml-cpp         ^yaml-cpp/                                   lib/format/policy_yaml.cpp lib/format/yaml_guard.* lib/format/allowed_changes_yaml.cpp
 jsoncpp          ^json/                                       lib/format/oplog_batch.cpp
-xxhash           ^xxhash\.h$                                  lib/format/oplog_batch.cpp
+xxhash           ^xxhash\.h$                                  lib/format/oplog_batch.cpp lib/inspect/snapshot_fingerprint.cpp
 cpp-httplib      ^httplib\.h$                                 lib/source/http_call.cpp lib/service/http_server.cpp
 curl             ^curl/                                       lib/source/s3_client.cpp
 hiredis          ^hiredis/                                    lib/source/redis_catalog.cpp

@@ -57,4 +57,15 @@ void add_rebuild_flags(CLI::App& app, app::RebuildArgs& a) {
   a.net_log = net_log();
 }
 
+util::Result<app::RebuildArgs> parse_rebuild_words(const std::vector<std::string>& words) {
+  CLI::App app{"quota-rebuild flags"};
+  app::RebuildArgs args;
+  add_rebuild_flags(app, args);
+  std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) { return util::Status::invalid_argument(e.what()); }
+  return args;
+}
+
 }  // namespace moonquota::tools

@@ -19,4 +19,8 @@ void add_store_flags(CLI::App& app, app::StoreArgs& args);
 // the tools' logging (net_log()).
 void add_rebuild_flags(CLI::App& app, app::RebuildArgs& args);
 
+// `words` (an args file's) read as quota-rebuild's metadata-side flags: add_rebuild_flags only
+// (no --format, --expect or positional words). Errors: invalid_argument, CLI11's sentence.
+[[nodiscard]] util::Result<app::RebuildArgs> parse_rebuild_words(const std::vector<std::string>& words);
+
 }  // namespace moonquota::tools

@@ -26,7 +26,8 @@ struct ObjectFilterArgs {
 
 struct InspectArgs {
   StoreArgs store;
-  std::string command;  // summary | tenants | objects | top | segments | tasks | verify | diff | dump | survival | fingerprint
+  std::string
+      command;  // summary | tenants | objects | top | segments | tasks | verify | diff | dump | survival | fingerprint
   report::OutputFormat format = report::OutputFormat::text;
   unsigned threads = 0;  // 0: all cores
   util::NetLog net_log;  // the caller's logging of network attempts (may be empty)

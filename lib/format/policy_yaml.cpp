@@ -4,9 +4,6 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <cerrno>
@@ -16,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "format/yaml_guard.hpp"
 #include "model/tenant_id.hpp"
 #include "util/file_reader.hpp"
 
@@ -23,13 +21,6 @@ namespace moonquota::format {
 namespace {
 
 using util::Status;
-
-// 1-based line of a node, or 0 when yaml-cpp has no position for it.
-int line_of(const YAML::Node& node) {
-  if (!node.IsDefined()) return 0;
-  int line = node.Mark().line;
-  return line >= 0 ? line + 1 : 0;
-}
 
 // A map entry found by key. yaml-cpp places an empty (null) value at the next token, possibly on
 // a later line, so messages about a null value use the key's line.
@@ -86,10 +77,10 @@ class PolicyReader {
     return fmt::format("tenant quota policy '{}' line {}", m_source_name, line);
   }
   Status refuse(const YAML::Node& node, const std::string& what) const {
-    return Status::refused(fmt::format("{}: {}", where(line_of(node)), what));
+    return Status::refused(fmt::format("{}: {}", where(yaml_line_of(node)), what));
   }
   void warn(const YAML::Node& node, const std::string& what) {
-    m_policy.warnings.push_back(fmt::format("{}: {}", where(line_of(node)), what));
+    m_policy.warnings.push_back(fmt::format("{}: {}", where(yaml_line_of(node)), what));
   }
 
   // Warns on every key other than the two known ones, and on repeats (only the first is read).
@@ -145,7 +136,7 @@ class PolicyReader {
     if (!model::is_valid_tenant_id(name)) {
       return refuse(name_node, fmt::format("{}: invalid tenant id: {}", tenant, tenant_id_problem(name)));
     }
-    auto [previous, inserted] = m_name_lines.emplace(name, line_of(name_node));
+    auto [previous, inserted] = m_name_lines.emplace(name, yaml_line_of(name_node));
     if (!inserted) {
       return refuse(name_node,
                     fmt::format("{}: duplicate tenant (first defined at line {})", tenant, previous->second));
@@ -173,40 +164,6 @@ class PolicyReader {
   std::map<std::string, int> m_name_lines;  // tenant -> line of its name, for duplicates
 };
 
-// Counts the nodes of the first document without building them, and stops at the first one past
-// k_max_policy_nodes: yaml-cpp's nodes cost hundreds of bytes each (a 1 MiB flow sequence of
-// one-letter scalars holds half a million), so the count, not the byte size, bounds memory.
-class NodeCounter : public YAML::EventHandler {
- public:
-  struct TooMany {
-    YAML::Mark mark;
-  };
-  void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { count(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { count(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                const std::string& /*value*/) override {
-    count(mark);
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                       YAML::EmitterStyle::value /*style*/) override {
-    count(mark);
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
-                  YAML::EmitterStyle::value /*style*/) override {
-    count(mark);
-  }
-  void OnMapEnd() override {}
-
- private:
-  void count(const YAML::Mark& mark) {
-    if (++m_nodes > k_max_policy_nodes) throw TooMany{mark};
-  }
-  std::size_t m_nodes = 0;
-};
-
 }  // namespace
 
 util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const std::string& source_name) {
@@ -216,27 +173,14 @@ util::Result<TenantQuotaPolicy> parse_policy_yaml(std::string_view text, const s
                     "policy is a few KiB)",
                     source_name, text.size(), k_max_policy_bytes >> 20, k_max_policy_bytes));
   }
+  YamlGuard guard;
+  guard.what = fmt::format("tenant quota policy '{}'", source_name);
+  guard.max_nodes = k_max_policy_nodes;
+  guard.nodes_hint = "(a real policy has a few per tenant)";
+  guard.depth_hint = "(a policy nests 3)";
+  MQ_ASSIGN_OR_RETURN(const YAML::Node root, load_yaml_guarded(text, guard));
   try {
-    const std::string owned(text);
-    {
-      std::istringstream stream(owned);
-      YAML::Parser parser(stream);
-      NodeCounter counter;
-      parser.HandleNextDocument(counter);
-    }
-    const YAML::Node root = YAML::Load(owned);
     return PolicyReader(source_name).read(root);
-  } catch (const NodeCounter::TooMany& too_many) {
-    return Status::unsupported(fmt::format(
-        "tenant quota policy '{}' line {}: more than {} YAML nodes, above our limit (a real policy has a few "
-        "per tenant)",
-        source_name, too_many.mark.line + 1, k_max_policy_nodes));
-  } catch (const YAML::DeepRecursion& deep) {
-    // yaml-cpp's own text for this is "bad file", which names nothing.
-    return Status::refused(fmt::format(
-        "tenant quota policy '{}' line {} column {}: invalid YAML: nested {} levels deep, deeper than the YAML "
-        "reader's limit (a policy nests 3)",
-        source_name, deep.mark.line + 1, deep.mark.column + 1, deep.depth()));
   } catch (const YAML::Exception& error) {
     std::string position;
     if (error.mark.line >= 0) {

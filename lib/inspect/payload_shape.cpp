@@ -104,7 +104,8 @@ class SegmentsShapeWalk {
     const bool known_key = str_key && (name == "ma" || name == "an" || name == "ms" || name == "cs" || name == "ld");
     const std::string shape = describe_shape_after(m_reader, h, 2);
     if (shape.empty()) return false;
-    add((known_key ? quoted_name(name) + ": " : "key " + (str_key ? quoted_name(name) : name) + ": ") + shape, at, true);
+    add((known_key ? quoted_name(name) + ": " : "key " + (str_key ? quoted_name(name) : name) + ": ") + shape, at,
+        true);
     return true;
   }
 

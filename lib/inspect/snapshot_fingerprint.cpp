@@ -156,8 +156,8 @@ util::Result<SnapshotFingerprint> fingerprint_snapshot(source::ObjectStore& stor
   std::vector<ShardShapeAnalyzer> analyzers(std::max(1U, options.threads));
   std::vector<restore::ShardAnalyzer*> pointers;
   for (auto& a : analyzers) pointers.push_back(&a);
-  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap, restore::scan_snapshot(store, selected.snapshot_dir,
-                                                                           selected.snapshot_id, scan, pointers));
+  MQ_ASSIGN_OR_RETURN(restore::ScannedSnapshot snap,
+                      restore::scan_snapshot(store, selected.snapshot_dir, selected.snapshot_id, scan, pointers));
   SnapshotFingerprint out;
   out.snapshot_id = snap.snapshot_id;
   out.snapshot_dir = snap.snapshot_dir;

@@ -32,8 +32,8 @@ using ShapeSection = std::map<std::string, ShapeFeature>;
 struct SnapshotShape {
   std::map<std::string, ShapeSection> sections;
 
-  void add(const std::string& section, const std::string& feature, const std::string& where,
-           std::uint64_t count = 1, bool unknown = false);
+  void add(const std::string& section, const std::string& feature, const std::string& where, std::uint64_t count = 1,
+           bool unknown = false);
   // Adds `other`'s counts; a feature's first place is the one of the shape merged first.
   void merge(const SnapshotShape& other);
 };

@@ -19,18 +19,19 @@ using util::Status;
 // A row's members; the three amounts also under the short names of a captured table
 // ("charged", "requested", "effective", as the genuine stores' restored.json spells them).
 constexpr const char* k_expected_row_members[] = {"tenant_id",
-                                         "charged_bytes",
-                                         "requested_quota_bytes",
-                                         "effective_quota_bytes",
-                                         "charged",
-                                         "requested",
-                                         "effective",
-                                         "admission_closed",
-                                         "over_quota",
-                                         "has_explicit_policy"};
+                                                  "charged_bytes",
+                                                  "requested_quota_bytes",
+                                                  "effective_quota_bytes",
+                                                  "charged",
+                                                  "requested",
+                                                  "effective",
+                                                  "admission_closed",
+                                                  "over_quota",
+                                                  "has_explicit_policy"};
 
 bool row_member(const std::string& key) {
-  return std::find(std::begin(k_expected_row_members), std::end(k_expected_row_members), key) != std::end(k_expected_row_members);
+  return std::find(std::begin(k_expected_row_members), std::end(k_expected_row_members), key) !=
+         std::end(k_expected_row_members);
 }
 
 Status bad_row(const std::string& where, const std::string& why) { return Status::corruption(where + ": " + why); }

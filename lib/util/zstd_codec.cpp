@@ -20,7 +20,8 @@ std::string zstd_compress(std::string_view raw, int level) {
 std::string zstd_frame_form(std::string_view blob) {
   if (blob.size() < 5) return "not zstd";
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(blob[i]); };
-  const std::uint32_t magic = byte(0) | (byte(1) << 8U) | (byte(2) << 16U) | (static_cast<std::uint32_t>(byte(3)) << 24U);
+  const std::uint32_t magic =
+      byte(0) | (byte(1) << 8U) | (byte(2) << 16U) | (static_cast<std::uint32_t>(byte(3)) << 24U);
   if ((magic & 0xFFFFFFF0U) == 0x184D2A50U) return "zstd-skippable";
   if (magic != 0xFD2FB528U) return "not zstd";
   // Frame header descriptor (RFC 8878 §3.1.1.1.1): content size flag (bits 7-6), single

@@ -66,7 +66,8 @@ util::Result<inspect::SnapshotFingerprint> parse_fingerprint_json(const std::str
   if (j.contains("fingerprint_id") && j["fingerprint_id"].is_string()) {
     fp.fingerprint_id = j["fingerprint_id"].get<std::string>();
   }
-  if (!j.contains("sections") || !j["sections"].is_object()) return Status::corruption(name + ": no \"sections\" object");
+  if (!j.contains("sections") || !j["sections"].is_object())
+    return Status::corruption(name + ": no \"sections\" object");
   for (const auto& [section, rows] : j["sections"].items()) {
     if (!rows.is_array()) return Status::corruption(name + ": section \"" + section + "\" is not an array");
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -75,12 +76,11 @@ util::Result<inspect::SnapshotFingerprint> parse_fingerprint_json(const std::str
       if (!row.is_object() || !row.contains("feature") || !row["feature"].is_string()) {
         return Status::corruption(where + " has no \"feature\" string");
       }
-      const std::uint64_t count = row.contains("count") && row["count"].is_number_unsigned()
-                                      ? row["count"].get<std::uint64_t>()
-                                      : 0;
+      const std::uint64_t count =
+          row.contains("count") && row["count"].is_number_unsigned() ? row["count"].get<std::uint64_t>() : 0;
       const std::string first = row.contains("first_seen") && row["first_seen"].is_string()
-                                     ? row["first_seen"].get<std::string>()
-                                     : std::string();
+                                    ? row["first_seen"].get<std::string>()
+                                    : std::string();
       const bool unknown = row.contains("unknown") && row["unknown"].is_boolean() && row["unknown"].get<bool>();
       fp.shape.add(section, row["feature"].get<std::string>(), first, count, unknown);
       if (unknown) ++fp.unknown_features;

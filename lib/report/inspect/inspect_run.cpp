@@ -3,11 +3,11 @@
 #include <utility>
 
 #include "inspect/snapshot_diff.hpp"
+#include "inspect/snapshot_fingerprint.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "inspect/snapshot_stats.hpp"
 #include "inspect/survival_points.hpp"
 #include "inspect/verify.hpp"
-#include "inspect/snapshot_fingerprint.hpp"
 #include "report/inspect/fingerprint_report.hpp"
 #include "report/inspect/inspect_diff_report.hpp"
 #include "report/inspect/inspect_objects_report.hpp"
@@ -108,9 +108,9 @@ util::Result<InspectOutcome> run_fingerprint(source::ObjectStore& store, const I
   options.threads = request.threads;
   options.max_payload_bytes = request.max_payload_bytes;
   options.progress = request.progress;
-  MQ_ASSIGN_OR_RETURN(inspect::SnapshotFingerprint fp,
-                      naming_snapshot(inspect::fingerprint_snapshot(store, p.context.selected, options),
-                                      p.context.selected));
+  MQ_ASSIGN_OR_RETURN(
+      inspect::SnapshotFingerprint fp,
+      naming_snapshot(inspect::fingerprint_snapshot(store, p.context.selected, options), p.context.selected));
   render_fingerprint(fp, request.format, out);
   return InspectOutcome{};
 }
@@ -355,11 +355,16 @@ util::Result<InspectOutcome> run_survival(source::ObjectStore& store, const Insp
 
 std::optional<InspectCommand> parse_inspect_command(const std::string& name) {
   static const std::vector<std::pair<std::string, InspectCommand>> k_commands = {
-      {"summary", InspectCommand::summary},   {"tenants", InspectCommand::tenants},
-      {"objects", InspectCommand::objects},   {"top", InspectCommand::top},
-      {"segments", InspectCommand::segments}, {"tasks", InspectCommand::tasks},
-      {"verify", InspectCommand::verify},     {"diff", InspectCommand::diff},
-      {"dump", InspectCommand::dump},         {"survival", InspectCommand::survival},
+      {"summary", InspectCommand::summary},
+      {"tenants", InspectCommand::tenants},
+      {"objects", InspectCommand::objects},
+      {"top", InspectCommand::top},
+      {"segments", InspectCommand::segments},
+      {"tasks", InspectCommand::tasks},
+      {"verify", InspectCommand::verify},
+      {"diff", InspectCommand::diff},
+      {"dump", InspectCommand::dump},
+      {"survival", InspectCommand::survival},
       {"fingerprint", InspectCommand::fingerprint}};
   for (const auto& [n, c] : k_commands) {
     if (n == name) return c;

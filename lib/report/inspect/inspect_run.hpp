@@ -22,7 +22,19 @@
 
 namespace moonquota::report {
 
-enum class InspectCommand { summary, tenants, objects, top, segments, tasks, verify, diff, dump, survival, fingerprint };
+enum class InspectCommand {
+  summary,
+  tenants,
+  objects,
+  top,
+  segments,
+  tasks,
+  verify,
+  diff,
+  dump,
+  survival,
+  fingerprint
+};
 
 // The command name as typed ("summary", ...), or nothing.
 [[nodiscard]] std::optional<InspectCommand> parse_inspect_command(const std::string& name);

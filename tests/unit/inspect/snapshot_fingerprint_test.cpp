@@ -27,8 +27,7 @@ util::Result<SnapshotFingerprint> fingerprint_of(const std::string& store_dir) {
   return fingerprint_snapshot(test::local_files(), *selected, options);
 }
 
-const ShapeFeature* find_feature(const SnapshotFingerprint& fp, const std::string& section,
-                                 const std::string& needle) {
+const ShapeFeature* find_feature(const SnapshotFingerprint& fp, const std::string& section, const std::string& needle) {
   auto s = fp.shape.sections.find(section);
   if (s == fp.shape.sections.end()) return nullptr;
   for (const auto& [feature, f] : s->second) {
@@ -40,9 +39,9 @@ const ShapeFeature* find_feature(const SnapshotFingerprint& fp, const std::strin
 // A store of one snapshot whose metadata holds `shards` (raw) and no segments.
 std::string store_with_shards(const TempDir& dir, const std::vector<std::pair<std::uint32_t, std::string>>& shards) {
   const auto store = dir.path() / "store";
-  test::write_snapshot(test::cluster_root(store), "20260822_051200_123",
-                       test::snapshot_files("20260822_051200_123", test::metadata_file_bytes(shards),
-                                            test::make_segments_payload({})));
+  test::write_snapshot(
+      test::cluster_root(store), "20260822_051200_123",
+      test::snapshot_files("20260822_051200_123", test::metadata_file_bytes(shards), test::make_segments_payload({})));
   return store.string();
 }
 
@@ -71,9 +70,9 @@ TEST(SnapshotFingerprint, CountsChangeButTheIdDoesNot) {
   const auto one = disk_object("t", "k1", 100);
   const auto two = disk_object("t", "k2", 200);
   auto small = fingerprint_of(store_with_shards(a, {{shard_of(one), test::shard_raw_in_order({one})}}));
-  auto large = fingerprint_of(store_with_shards(b, {{shard_of(one), test::shard_raw_in_order({one})},
-                                                    {shard_of(two) == shard_of(one) ? 1023U : shard_of(two),
-                                                     test::shard_raw_in_order({two})}}));
+  auto large = fingerprint_of(store_with_shards(
+      b, {{shard_of(one), test::shard_raw_in_order({one})},
+          {shard_of(two) == shard_of(one) ? 1023U : shard_of(two), test::shard_raw_in_order({two})}}));
   ASSERT_TRUE(small.ok()) << small.status().to_string();
   ASSERT_TRUE(large.ok()) << large.status().to_string();
   EXPECT_EQ(small->fingerprint_id, large->fingerprint_id);
