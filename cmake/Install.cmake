@@ -30,11 +30,15 @@ if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/deploy)
 endif()
 install(FILES packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# The stores the --help and man-page examples name (snapshots/...), without their golden
-# expectations, so the examples run on an installed system from share/moonquota
-# (cd /usr/share/moonquota && snapshot-inspect summary --store snapshots/sample/store).
-foreach(example IN ITEMS sample spec-worked-example survival live-audit promote-worked
-                         genuine-live/r1_quiescent_orphan genuine/s1_single_segment_basic)
+# The stores the --help and man-page examples name (snapshots/...), without the golden cases of our
+# tests (expected/), so the examples run on an installed system from share/moonquota
+# (cd /usr/share/moonquota && snapshot-inspect summary --store snapshots/sample/store): every
+# snapshot-golden fixture of snapshots/ (docs/golden.md), with its args, expected.json,
+# fingerprint.json and master.json, so `snapshot-golden check snapshots` passes there too.
+foreach(example IN ITEMS sample spec-worked-example quota-worked-example survival survival-promote
+                         survival-promote-dup live-audit promote-worked inspect-diff-a
+                         genuine-live/r1_quiescent_orphan genuine/s1_single_segment_basic
+                         genuine/s7_spec_worked_example)
   get_filename_component(parent "snapshots/${example}" DIRECTORY)
   install(DIRECTORY snapshots/${example} DESTINATION ${CMAKE_INSTALL_DATADIR}/moonquota/${parent}
           PATTERN expected EXCLUDE)

@@ -6,7 +6,10 @@
 #include <string>
 
 #include "app/forge_command.hpp"
+#include "app/forge_fixture.hpp"
+#include "report/golden/golden_report.hpp"
 #include "s3_flags.hpp"
+#include "store_flags.hpp"
 #include "tool_common.hpp"
 #include "util/plural.hpp"
 #include "util/thread_pool.hpp"
@@ -47,9 +50,26 @@ int run(int argc, char** argv) {
   mq::tools::CommonFlags common;  // -v/-q and --threads: no report, so no --format/--output
   auto* scenario_opt =
       app.add_option("scenario", request.scenario_path, "Scenario JSON (docs/formats/forge-scenario.md)");
-  app.add_option("--out", request.out_dir,
-                 "Output directory (the store's base directory), or s3://BUCKET[/PREFIX] to upload the store there")
-      ->required();
+  auto* out_opt =
+      app.add_option("--out", request.out_dir,
+                     "Output directory (the store's base directory), or s3://BUCKET[/PREFIX] to upload the store there "
+                     "(required unless --fixture)");
+  mq::app::ForgeFixtureArgs fixture;
+  auto* fixture_opt =
+      app.add_option("--fixture", fixture.dir,
+                     "Write a snapshot-golden fixture folder instead: DIR/store, DIR/oplog.jsonl (an OpLog tail), "
+                     "DIR/args, DIR/scenario.json, then DIR/expected.json and DIR/fingerprint.json recorded")
+          ->type_name("DIR")
+          ->excludes(out_opt)
+          ->needs(scenario_opt);
+  app.add_option("--policy", fixture.policy, "With --fixture: the tenant quota policy, copied to DIR/policy.yaml")
+      ->type_name("FILE")
+      ->needs(fixture_opt);
+  app.add_option("--restore-time", fixture.restore_time_ms,
+                 "With --fixture: the restore instant (ms) the args file names (default: the latest snapshot's "
+                 "created_at_ms)")
+      ->type_name("MS")
+      ->needs(fixture_opt);
   app.add_flag("--force", request.force,
                "Replace the snapshot store in a non-empty output directory (s3://: overwrite existing keys)");
   auto* large_opt = app.add_option("--large", large.objects, "Write a synthetic store of N objects instead");
@@ -95,6 +115,26 @@ int run(int argc, char** argv) {
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
   args.log = mq::tools::net_log();
+  if (fixture_opt->count() > 0) {
+    if (!args.oplog_export.empty() || !args.oplog_etcd.empty()) {
+      return mq::tools::fail(k_tool, mq::util::Status::invalid_argument(
+                                         "--fixture writes the OpLog tail to DIR/oplog.jsonl: drop --oplog-export "
+                                         "and --oplog-etcd"));
+    }
+    fixture.scenario_path = request.scenario_path;
+    fixture.force = request.force;
+    fixture.threads = common.threads;
+    fixture.parse_rebuild_args = mq::tools::parse_rebuild_words;
+    fixture.log = args.log;
+    auto made = mq::app::run_forge_fixture(fixture);
+    if (!made.ok()) return mq::tools::fail(k_tool, made.status());
+    if (common.verbosity >= 0) print_summary(made->forged);
+    mq::report::render_golden_record(made->recorded.fixtures, std::cout);
+    return made->recorded.exit_code;
+  }
+  if (out_opt->count() == 0) {
+    return mq::tools::fail(k_tool, mq::util::Status::invalid_argument("--out is required (or --fixture DIR)"));
+  }
   if (large_opt->count() > 0) {
     large.threads = common.threads == 0 ? mq::util::default_thread_count() : common.threads;
     request.large = large;

@@ -68,6 +68,9 @@ util::Result<FixtureSet> find_fixture_set(const std::string& dir) {
     return set;
   }
   walk(dir, {}, 0, set);
+  const auto by_name = [](const Fixture& a, const Fixture& b) { return a.name < b.name; };
+  std::sort(set.fixtures.begin(), set.fixtures.end(), by_name);
+  std::sort(set.folders_without_args.begin(), set.folders_without_args.end());
   if (set.fixtures.empty()) {
     return Status::not_found("'" + dir + "' holds no fixture (a folder with store/ and an args file)" +
                              (set.folders_without_args.empty()

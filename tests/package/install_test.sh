@@ -29,9 +29,10 @@ expected="$(
   echo share/doc/moonquota/changelog.gz
   (cd "$source_dir" && find docs -type f | sed 's|^|share/doc/moonquota/|')
   [[ -d "$source_dir/deploy" ]] && (cd "$source_dir/deploy" && find . -type f | sed 's|^\./|share/doc/moonquota/deploy/|')
-  for example in sample spec-worked-example survival live-audit promote-worked genuine-live/r1_quiescent_orphan \
-                 genuine/s1_single_segment_basic; do
-    (cd "$source_dir" && find "snapshots/$example" -type f -not -path '*/expected/*' | sed 's|^|share/moonquota/|')
+  # Every snapshot-golden fixture of snapshots/ (master.json of the genuine stores is a symlink).
+  for example in $(cd "$source_dir/snapshots" && find . -name args -type f -not -path '*/expected/*' -printf '%h\n' | sed 's|^\./||' | sort); do
+    (cd "$source_dir" && find "snapshots/$example" \( -type f -o -type l \) -not -path '*/expected/*' |
+      sed 's|^|share/moonquota/|')
   done
   for unit in moonquota-reconcile.service moonquota-rebuild-check.service moonquota-rebuild-check.timer; do
     echo "lib/systemd/system/$unit"
@@ -53,9 +54,12 @@ got="$(bash -c 'source "$1"; COMP_WORDS=(quota-rebuild --format ""); COMP_CWORD=
 [[ "$got" == "text json prom" ]] || fail "installed bash completion of quota-rebuild --format: [$got]"
 # The examples of --help against the installed stores (serve and the two-command history example
 # are run by tests/docs/help_examples_test.sh from the source tree).
-for tool in quota-rebuild snapshot-inspect oplog-inspect; do
+for tool in quota-rebuild snapshot-inspect oplog-inspect snapshot-golden; do
   example="$("$prefix/bin/$tool" --help | awk '/^Example:/ {getline; sub(/^  /, ""); print; exit}')"
   (cd "$prefix/share/moonquota" && PATH="$prefix/bin:$PATH" bash -c "$example" >/dev/null 2>&1) ||
     fail "the --help example of $tool does not run from the installed share/moonquota: $example"
 done
+# The installed fixtures are a fixture set that passes (docs/golden.md).
+(cd "$prefix/share/moonquota" && "$prefix/bin/snapshot-golden" check snapshots >"$prefix/golden.txt" 2>&1) ||
+  fail "snapshot-golden check snapshots fails from the installed share/moonquota: $(tail -3 "$prefix/golden.txt")"
 finish

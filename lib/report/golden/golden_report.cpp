@@ -165,7 +165,7 @@ void render_json(const GoldenCheckReport& report, std::ostream& out) {
 // properties).
 std::string github_escape(const std::string& text, bool property) {
   std::string out;
-  for (char c : util::printable(text)) {
+  for (char c : text) {
     if (c == '%')
       out += "%25";
     else if (c == '\r')
@@ -177,7 +177,7 @@ std::string github_escape(const std::string& text, bool property) {
     else if (property && c == ',')
       out += "%2C";
     else
-      out += c;
+      out += util::printable(std::string(1, c));
   }
   return out;
 }
