@@ -36,26 +36,45 @@ namespace {
 
 constexpr std::size_t k_min_run = 4;
 
-// Element shapes joined, runs of k_min_run or more equal shapes as "N×S".
-std::string join_runs(const std::vector<std::string>& parts) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size();) {
-    std::size_t j = i;
-    while (j < parts.size() && parts[j] == parts[i]) ++j;
-    const std::size_t run = j - i;
-    const auto add = [&](const std::string& piece) {
-      if (!out.empty()) out += ',';
-      out += piece;
-    };
-    if (run >= k_min_run) {
-      add(std::to_string(run) + "×" + parts[i]);
-    } else {
-      for (std::size_t k = 0; k < run; ++k) add(parts[i]);
+// Element shapes joined as they are read, runs of k_min_run or more equal shapes as "N×S". Memory
+// stays that of the text: a text past k_max_shape_chars ends in "…" and the rest is skipped.
+class RunJoiner {
+ public:
+  // false once the text is full (the caller skips the remaining elements).
+  bool add(std::string part) {
+    if (m_count > 0 && part == m_last) {
+      ++m_count;
+      return true;
     }
-    i = j;
+    flush();
+    m_last = std::move(part);
+    m_count = 1;
+    return m_text.size() <= k_max_shape_chars;
   }
-  return out;
-}
+  std::string finish(bool truncated) {
+    flush();
+    if (truncated) m_text += (m_text.empty() ? "" : ",") + std::string("…");
+    return m_text;
+  }
+
+ private:
+  void flush() {
+    if (m_count == 0) return;
+    const auto put = [&](const std::string& piece) {
+      if (!m_text.empty()) m_text += ',';
+      m_text += piece;
+    };
+    if (m_count >= k_min_run) {
+      put(std::to_string(m_count) + "×" + m_last);
+    } else {
+      for (std::uint64_t k = 0; k < m_count; ++k) put(m_last);
+    }
+    m_count = 0;
+  }
+  std::string m_text;
+  std::string m_last;
+  std::uint64_t m_count = 0;
+};
 
 }  // namespace
 
@@ -75,19 +94,30 @@ std::string describe_shape_after(format::MsgpackReader& reader, const MpHeader& 
     }
     case MpType::array: {
       if (depth <= 0) return reader.skip_after_header(h) ? std::string("[...]") : std::string();
-      std::vector<std::string> parts;
-      parts.reserve(h.length);
-      for (std::uint32_t i = 0; i < h.length; ++i) {
+      RunJoiner joiner;
+      std::uint32_t i = 0;
+      bool room = true;
+      for (; i < h.length && room; ++i) {
         std::string part = describe_shape(reader, depth - 1);
         if (part.empty()) return {};
-        parts.push_back(std::move(part));
+        room = joiner.add(std::move(part));
       }
-      return "[" + join_runs(parts) + "]";
+      const bool truncated = i < h.length;
+      for (; i < h.length; ++i) {
+        if (!reader.skip_value()) return {};
+      }
+      return "[" + joiner.finish(truncated) + "]";
     }
     case MpType::map: {
       if (depth <= 0) return reader.skip_after_header(h) ? std::string("{...}") : std::string();
       std::string out = "{";
       for (std::uint32_t i = 0; i < h.length; ++i) {
+        if (out.size() > k_max_shape_chars) {
+          for (std::uint64_t rest = 2ULL * (h.length - i); rest > 0; --rest) {
+            if (!reader.skip_value()) return {};
+          }
+          return out + ",…}";
+        }
         MpHeader key;
         if (!reader.read_header(key)) return {};
         std::string key_text;

@@ -5,6 +5,7 @@
 //   [256×uint]     a run of 4 or more equal element shapes (used_bins, bin_indices)
 //   {"k":S,...}    a map with STR keys; other keys by their shape
 //   [...] / {...}  deeper than the depth asked for
+//   …              the rest of a container whose text passed k_max_shape_chars (skipped unread)
 #pragma once
 
 #include <string>
@@ -12,6 +13,8 @@
 #include "format/msgpack_reader.hpp"
 
 namespace moonquota::inspect {
+
+inline constexpr std::size_t k_max_shape_chars = 1024;
 
 // Reads one value from `reader` and returns its shape, descending `depth` levels into arrays and
 // maps (the value is read whole either way). Empty when the reader fails (reader.error() says why).

@@ -182,3 +182,26 @@ TEST(SnapshotInspectTool, FingerprintWritesTextOrJsonOnly) {
 
 }  // namespace
 }  // namespace moonquota::inspect
+
+namespace moonquota::inspect {
+namespace {
+
+// A crafted container of a million alternating elements: the shape text stops near its limit
+// and the reader still ends after the value.
+TEST(MsgpackShape, AHugeContainerIsCutAtTheTextLimit) {
+  const std::string bytes = test::msgpack([](format::MsgpackWriter& w) {
+    w.pack_array_header(1'000'000);
+    for (int i = 0; i < 500'000; ++i) {
+      w.pack_uint(1);
+      w.pack_str("s");
+    }
+  });
+  format::MsgpackReader reader(bytes);
+  const std::string shape = describe_shape(reader, 2);
+  EXPECT_TRUE(reader.at_end());
+  EXPECT_LE(shape.size(), k_max_shape_chars + 16);
+  EXPECT_EQ(shape.substr(shape.size() - 5), ",…]");  // "…" is 3 bytes of UTF-8
+}
+
+}  // namespace
+}  // namespace moonquota::inspect
