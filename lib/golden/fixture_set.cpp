@@ -84,13 +84,11 @@ util::Result<FixtureSet> find_fixture_set(const std::string& dir) {
   return set;
 }
 
-util::Result<std::vector<std::string>> read_args_words(const std::string& path) {
-  auto text = util::read_small_file(path, k_max_args_file_bytes);
-  if (!text.ok()) return text.status();
+std::vector<std::string> split_args_words(std::string_view text) {
   std::vector<std::string> words;
   std::string word;
   bool comment = false;
-  for (char c : *text) {
+  for (char c : text) {
     if (c == '\n') comment = false;
     if (comment) continue;
     if (c == '#' && word.empty()) {
@@ -106,6 +104,12 @@ util::Result<std::vector<std::string>> read_args_words(const std::string& path) 
   }
   if (!word.empty()) words.push_back(std::move(word));
   return words;
+}
+
+util::Result<std::vector<std::string>> read_args_words(const std::string& path) {
+  auto text = util::read_small_file(path, k_max_args_file_bytes);
+  if (!text.ok()) return text.status();
+  return split_args_words(*text);
 }
 
 }  // namespace moonquota::golden

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct FixtureSet {
 // `dir` as a set: itself when it is a fixture (store/ inside; args optional), else the fixtures
 // below it. Errors: not_found (no such directory, or no fixture in it).
 [[nodiscard]] util::Result<FixtureSet> find_fixture_set(const std::string& dir);
+
+// The words of an args file's text: split at white space, '#' at a word's start a comment to the
+// line's end (no quoting: a word holds no blank).
+[[nodiscard]] std::vector<std::string> split_args_words(std::string_view text);
 
 // The words of an args file: split at white space, '#' to the line's end a comment (no quoting:
 // a word holds no blank). Errors: those of reading the file (at most k_max_args_file_bytes).

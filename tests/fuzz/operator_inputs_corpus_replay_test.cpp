@@ -1,4 +1,4 @@
-// Replays tests/fuzz/corpus/{s3_env_file,durations,service_request}/ through their entries
+// Replays tests/fuzz/corpus/{s3_env_file,durations,service_request,golden_inputs}/ through their entries
 // (operator_inputs_entry.hpp), so the seeds and every input a fuzzer crashed on (regression-*)
 // are ordinary tests in every build.
 #include <gtest/gtest.h>
@@ -28,8 +28,13 @@ TEST(OperatorInputsFuzzCorpus, ServiceRequest) {
   replay_corpus("service_request", 5, [](const std::string& in) { run_text(run_service_request, in); });
 }
 
+// Byte 0 picks allowed-changes.yaml, fingerprint.json or an args file.
+TEST(OperatorInputsFuzzCorpus, GoldenInputs) {
+  replay_corpus("golden_inputs", 3, [](const std::string& in) { run_text(run_golden_inputs, in); });
+}
+
 TEST(OperatorInputsFuzzCorpus, EntriesTolerateTinyInputs) {
-  for (auto entry : {run_s3_env_file, run_durations, run_service_request}) {
+  for (auto entry : {run_s3_env_file, run_durations, run_service_request, run_golden_inputs}) {
     entry(nullptr, 0);
     for (int byte = 0; byte < 256; ++byte) {
       for (const std::string tail : {"", "/", "/history?", "=", "+", "\xff"}) {

@@ -4,10 +4,14 @@
 
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 #include "app/store_args.hpp"
+#include "format/allowed_changes_yaml.hpp"
+#include "golden/fixture_set.hpp"
+#include "report/inspect/fingerprint_report.hpp"
 #include "fuzz/entry_checks.hpp"
 #include "inspect/survival_points.hpp"
 #include "service/duration.hpp"
@@ -206,6 +210,38 @@ int run_service_request(const std::uint8_t* data, std::size_t size) {
   check(!answer.content_type.empty());
   if (answer.content_type == "application/json") { check(nlohmann::json::accept(answer.body)); }
   return 0;
+}
+
+int run_golden_inputs(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string text = as_string(data + 1, size - 1);
+  switch (data[0] % 3) {
+    case 0: {
+      auto changes = format::parse_allowed_changes_yaml(text, "allowed-changes.yaml");
+      check_error(changes);
+      if (!changes.ok()) return 0;
+      for (const auto& c : *changes) check(format::is_allowed_change_field(c.field) && !c.reason.empty());
+      return 0;
+    }
+    case 1: {
+      auto fp = report::parse_fingerprint_json(text, "fingerprint.json");
+      check_error(fp);
+      if (!fp.ok()) return 0;
+      fp->fingerprint_id = inspect::fingerprint_id_of(fp->shape);
+      std::ostringstream out;
+      report::render_fingerprint(*fp, report::OutputFormat::json, out);
+      auto back = report::parse_fingerprint_json(out.str(), "rendered");
+      check(back.ok() && inspect::canonical_shape_text(back->shape) == inspect::canonical_shape_text(fp->shape) &&
+            back->fingerprint_id == fp->fingerprint_id);
+      return 0;
+    }
+    default: {
+      for (const auto& word : golden::split_args_words(text)) {
+        check(!word.empty() && word.find_first_of(" \t\r\n") == std::string::npos);
+      }
+      return 0;
+    }
+  }
 }
 
 }  // namespace moonquota::fuzz

@@ -18,6 +18,10 @@
 //                         comparison with and without history, stale), the rest is a path and a
 //                         query split on '?', '&' and '='. Every answer has a known status, a
 //                         content type, and JSON answers (/history, /report.json) parse.
+//   run_golden_inputs     snapshot-golden's inputs; byte 0 picks: allowed-changes.yaml (what parses
+//                         names a known field and a reason), fingerprint.json (what parses renders
+//                         back to JSON that parses to the same shape and id), an args file (its
+//                         words are non-empty and hold no blank).
 #pragma once
 
 #include <cstddef>
@@ -28,5 +32,6 @@ namespace moonquota::fuzz {
 int run_s3_env_file(const std::uint8_t* data, std::size_t size);
 int run_durations(const std::uint8_t* data, std::size_t size);
 int run_service_request(const std::uint8_t* data, std::size_t size);
+int run_golden_inputs(const std::uint8_t* data, std::size_t size);
 
 }  // namespace moonquota::fuzz

@@ -9,6 +9,8 @@
 #include "format/segments_decoder.hpp"
 #include "format/shard_decoder.hpp"
 #include "format/task_manager_decoder.hpp"
+#include "inspect/msgpack_shape.hpp"
+#include "inspect/snapshot_fingerprint.hpp"
 #include "support/segments_stream_support.hpp"
 
 namespace moonquota::fuzz {
@@ -93,6 +95,25 @@ void fuzz_task_manager(std::string_view raw) {
   check(r->skipped <= findings.size(), "every skipped task is reported");
 }
 
+// The fingerprint's walkers over the same bytes (what a master accepts is a subset): never a crash,
+// every feature short, counted, and placed.
+void fuzz_shape(std::uint8_t selector, std::string_view raw) {
+  inspect::SnapshotShape shape;
+  switch (selector % 3) {
+    case 0: (void)inspect::add_segments_shape(raw, shape); break;
+    case 1: inspect::add_shard_shape(raw, selector >> 2, shape); break;
+    default: (void)inspect::add_tasks_shape(raw, shape); break;
+  }
+  for (const auto& [section, features] : shape.sections) {
+    for (const auto& [feature, f] : features) {
+      check(!feature.empty() && f.count > 0 && !f.first_seen.empty(), "a feature is named, counted and placed");
+      // A feature holds a few shapes, each cut at k_max_shape_chars.
+      check(feature.size() <= 8 * inspect::k_max_shape_chars, "a feature's text is bounded");
+    }
+  }
+  check(inspect::fingerprint_id_of(shape).size() == 16, "the fingerprint id is 16 hex digits");
+}
+
 }  // namespace
 
 int run_snapshot_decoders(const std::uint8_t* data, std::size_t size) {
@@ -104,6 +125,7 @@ int run_snapshot_decoders(const std::uint8_t* data, std::size_t size) {
     case 1: fuzz_shard(selector, raw); break;
     default: fuzz_task_manager(raw); break;
   }
+  fuzz_shape(selector, raw);
   return 0;
 }
 

@@ -6,6 +6,7 @@
 //   1: decode_shard         (shard index = byte >> 2; a fixed segment table: 3-4 OK with an
 //                            allocator, 5-6 DRAINING, 7-8 OK without an allocator)
 //   2: decode_task_manager
+// and then the same bytes through the fingerprint's walker of that payload (inspect::add_*_shape).
 // Linked by the libFuzzer target (tests/fuzz/fuzz_snapshot_decoders.cpp) and by the corpus
 // replay test, so every corpus file is an ordinary regression test.
 #pragma once
