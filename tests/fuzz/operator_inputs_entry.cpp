@@ -10,10 +10,10 @@
 
 #include "app/store_args.hpp"
 #include "format/allowed_changes_yaml.hpp"
-#include "golden/fixture_set.hpp"
-#include "report/inspect/fingerprint_report.hpp"
 #include "fuzz/entry_checks.hpp"
+#include "golden/fixture_set.hpp"
 #include "inspect/survival_points.hpp"
+#include "report/inspect/fingerprint_report.hpp"
 #include "service/duration.hpp"
 #include "service/endpoints.hpp"
 #include "service/http_server.hpp"
