@@ -44,10 +44,10 @@ help_of() {  # help_of TOOL [SUBCOMMAND]: the --help text
   "$@" --help 2>&1
 }
 
-for tool in quota-rebuild quota-reconcile snapshot-inspect oplog-inspect snapshot-forge; do
+for tool in quota-rebuild quota-reconcile snapshot-inspect oplog-inspect snapshot-forge snapshot-golden; do
   while IFS= read -r example; do check "$tool --help" "0" "$example"; done < <(help_of "$tool" | examples_of)
 done
-for command in summary tenants objects top segments tasks dump survival; do
+for command in summary tenants objects top segments tasks dump survival fingerprint; do
   while IFS= read -r example; do check "snapshot-inspect $command --help" "0" "$example"; done \
     < <(help_of snapshot-inspect "$command" | examples_of)
 done
@@ -59,12 +59,21 @@ for command in history serve; do
   while IFS= read -r example; do check "quota-reconcile $command --help" "0" "$example"; done \
     < <(help_of quota-reconcile "$command" | examples_of)
 done
+# record's example records a bundled fixture as it stands: it must change nothing in snapshots/.
+for command in check record; do
+  while IFS= read -r example; do check "snapshot-golden $command --help" "0" "$example"; done \
+    < <(help_of snapshot-golden "$command" | examples_of)
+done
+if git status --porcelain -- snapshots 2>/dev/null | grep -q .; then
+  echo "FAIL a snapshot-golden example changed snapshots/: $(git status --porcelain -- snapshots | head -3)"
+  status=1
+fi
 # Each subcommand shows its own example, not the tool's.
-for command in summary tenants objects top segments tasks verify diff dump survival; do
+for command in summary tenants objects top segments tasks verify diff dump survival fingerprint; do
   if ! help_of snapshot-inspect "$command" | examples_of | grep -q "^snapshot-inspect $command "; then
     echo "FAIL snapshot-inspect $command --help does not show an example of $command"; status=1
   fi
 done
-((ran >= 17)) || { echo "FAIL only $ran examples found"; status=1; }
+((ran >= 21)) || { echo "FAIL only $ran examples found"; status=1; }
 echo "$ran examples run"
 exit "$status"
