@@ -2,9 +2,12 @@
 # Installs the Debian 12 packages moonquota needs, only those that are missing. Idempotent.
 #   scripts/setup.sh           everything to build, test and run the test services: the tools'
 #                              packages, GoogleTest, the servers the tests start (etcd, Redis,
-#                              Prometheus), the packaging checks, and the test S3 server (s3rver,
+#                              Prometheus), the packaging checks, the test S3 server (s3rver,
 #                              pinned in scripts/s3rver/package-lock.json) into
-#                              scripts/s3rver/node_modules (project-local, nothing global)
+#                              scripts/s3rver/node_modules and the JUnit XML parser of the
+#                              golden tool's test (junit2json, pinned in
+#                              scripts/junit-reader/package-lock.json) into
+#                              scripts/junit-reader/node_modules (project-local, nothing global)
 #   scripts/setup.sh --tools   only what building the five tools needs (scripts/quickstart.sh):
 #                              no test servers, no npm, no packaging or benchmark tools
 set -euo pipefail
@@ -39,8 +42,9 @@ fi
 # (systemd-analyze): the unit file test; time (GNU time: wall, CPU, peak RSS): scripts/bench.sh
 # and its test; valgrind (callgrind's instruction counts): bench/instruction_counts.sh and its test.
 
-# Node.js runs s3rver. A machine with another Node.js (NodeSource's nodejs ships npm and conflicts
-# with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when missing.
+# Node.js runs s3rver and junit2json. A machine with another Node.js (NodeSource's nodejs ships npm
+# and conflicts with Debian's npm package) keeps it: Debian's nodejs and npm are installed only when
+# missing.
 if [[ $mode == all ]]; then
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
@@ -71,11 +75,16 @@ fi
 
 [[ $mode == all ]] || exit 0
 
-# s3rver, exactly as locked. `npm ci` wipes and reinstalls node_modules, so it runs only when the
-# lock differs from the one the last install recorded (.moonquota-lock, inside node_modules).
-s3rver_dir="$(cd "$(dirname "$0")" && pwd)/s3rver"
-stamp="$s3rver_dir/node_modules/.moonquota-lock"
-if [[ ! -x "$s3rver_dir/node_modules/.bin/s3rver" ]] || ! cmp -s "$s3rver_dir/package-lock.json" "$stamp"; then
-  (cd "$s3rver_dir" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$s3rver_dir/package-lock.json" "$stamp"
-fi
+# The npm packages, each exactly as locked in its folder beside this script: s3rver (the test S3
+# server) and junit2json (the JUnit reader of tests/golden_tool/junit_test.sh). `npm ci` wipes and
+# reinstalls a folder's node_modules, so it runs only when the lock differs from the one the last
+# install recorded (.moonquota-lock, inside node_modules). FOLDER:BIN, BIN the program it installs.
+for npm_package in s3rver:s3rver junit-reader:junit2json; do
+  npm_dir="$(cd "$(dirname "$0")" && pwd)/${npm_package%%:*}"
+  stamp="$npm_dir/node_modules/.moonquota-lock"
+  if [[ ! -x "$npm_dir/node_modules/.bin/${npm_package#*:}" ]] ||
+    ! cmp -s "$npm_dir/package-lock.json" "$stamp"; then
+    (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$npm_dir/package-lock.json" "$stamp"
+  fi
+done

@@ -1,7 +1,9 @@
 #include "app/golden_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "app/exit_codes.hpp"
@@ -173,9 +175,21 @@ util::Result<std::vector<format::AllowedChange>> read_allowed_changes(const gold
 util::Result<std::vector<golden::FixtureSet>> find_sets(const GoldenArgs& args) {
   if (args.dirs.empty()) return Status::invalid_argument("name at least one fixture set or fixture folder");
   std::vector<golden::FixtureSet> sets;
+  std::vector<fs::path> seen;
   for (const auto& dir : args.dirs) {
     MQ_ASSIGN_OR_RETURN(golden::FixtureSet set, golden::find_fixture_set(dir));
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(dir, ec);
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;  // named twice: checked once
+    seen.push_back(canonical);
     sets.push_back(std::move(set));
+  }
+  // Two sets of one folder name (a/fixtures, b/fixtures) are named by their paths instead, so the
+  // JUnit suites and the reports tell them apart.
+  std::map<std::string, int> names;
+  for (const auto& set : sets) ++names[set.name];
+  for (auto& set : sets) {
+    if (names[set.name] > 1) set.name = set.dir;
   }
   return sets;
 }

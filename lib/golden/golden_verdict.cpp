@@ -22,7 +22,7 @@ bool is_failure(Verdict verdict, bool strict) {
 FingerprintComparison compare_fingerprints(const inspect::SnapshotFingerprint& stored,
                                            const inspect::SnapshotFingerprint& today) {
   FingerprintComparison c;
-  c.stored_id = stored.fingerprint_id.empty() ? inspect::fingerprint_id_of(stored.shape) : stored.fingerprint_id;
+  c.stored_id = inspect::fingerprint_id_of(stored.shape);  // of the stored shape, whatever id the file says
   c.today_id = today.fingerprint_id;
   const auto one_side = [](const inspect::SnapshotShape& from, const inspect::SnapshotShape& other,
                            std::vector<FeatureChange>& out) {

@@ -125,6 +125,16 @@ Json fixture_json(const golden::SetResult& set, const golden::FixtureResult& r) 
   return j;
 }
 
+Json counts_json(const golden::VerdictCounts& c, bool strict) {
+  return {{"fixtures", c.total()},
+          {"pass", c.pass},
+          {"format-drift", c.format_drift},
+          {"accounts-drift", c.accounts_drift},
+          {"master-disagrees", c.master_disagrees},
+          {"unreadable", c.unreadable},
+          {"failures", c.failures(strict)}};
+}
+
 void render_json(const GoldenCheckReport& report, std::ostream& out) {
   Json j;
   j["schema"] = k_golden_check_schema;
@@ -141,22 +151,18 @@ void render_json(const GoldenCheckReport& report, std::ostream& out) {
                         {"new", c.new_value},
                         {"line", c.line}});
     }
+    golden::VerdictCounts counts;
+    for (const auto& r : set.fixtures) counts.add(r.verdict);
     sets.push_back({{"name", set.set.name},
                     {"dir", set.set.dir},
                     {"fixtures", set.fixtures.size()},
+                    {"counts", counts_json(counts, report.strict)},
                     {"unused_allowed_changes", std::move(unused)}});
     for (const auto& r : set.fixtures) fixtures.push_back(fixture_json(set, r));
   }
   j["sets"] = std::move(sets);
   j["fixtures"] = std::move(fixtures);
-  const auto& c = report.counts;
-  j["counts"] = {{"fixtures", c.total()},
-                 {"pass", c.pass},
-                 {"format-drift", c.format_drift},
-                 {"accounts-drift", c.accounts_drift},
-                 {"master-disagrees", c.master_disagrees},
-                 {"unreadable", c.unreadable},
-                 {"failures", c.failures(report.strict)}};
+  j["counts"] = counts_json(report.counts, report.strict);
   j["exit_code"] = report.exit_code;
   write_inspect_json(j, out);
 }
@@ -189,10 +195,13 @@ void render_github(const GoldenCheckReport& report, std::ostream& out) {
       const bool fails = golden::is_failure(r.verdict, report.strict);
       std::string message = std::string(golden::verdict_name(r.verdict)) + ": " + r.name;
       for (const auto& line : difference_lines(r)) message += "\n" + line;
-      const std::string file = r.dir + "/" +
-                               (r.verdict == golden::Verdict::format_drift       ? "fingerprint.json"
-                                : r.verdict == golden::Verdict::master_disagrees ? "master.json"
-                                                                                 : "expected.json");
+      // The file to fix: the fixture's args when it cannot be read (whatever is missing is named in
+      // the message), else the file whose comparison failed.
+      const char* name = r.verdict == golden::Verdict::format_drift       ? "fingerprint.json"
+                         : r.verdict == golden::Verdict::master_disagrees ? "master.json"
+                         : r.verdict == golden::Verdict::unreadable       ? "args"
+                                                                          : "expected.json";
+      const std::string file = r.dir + "/" + name;
       out << (fails ? "::error " : "::warning ") << "file=" << github_escape(file, true)
           << ",title=" << github_escape("snapshot-golden " + set.set.name + "/" + r.name, true)
           << "::" << github_escape(message, false) << "\n";
@@ -201,16 +210,20 @@ void render_github(const GoldenCheckReport& report, std::ostream& out) {
   out << summary_line(report) << "\n";
 }
 
-std::string xml_escape(const std::string& text) {
+// Text for XML attributes and character data: the five entities, line ends and tabs kept (as
+// &#10; and &#9; inside an attribute), other control bytes as \xNN (XML 1.0 cannot hold them).
+std::string xml_escape(const std::string& text, bool attribute = false) {
   std::string out;
-  for (unsigned char c : util::printable(text)) {
+  for (char c : text) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default: out += static_cast<char>(c);
+      case '\n': out += attribute ? "&#10;" : "\n"; break;
+      case '\t': out += attribute ? "&#9;" : "\t"; break;
+      default: out += util::printable(std::string(1, c));
     }
   }
   return out;
@@ -276,11 +289,11 @@ void render_golden_junit(const GoldenCheckReport& report, std::ostream& out) {
       out << ">\n";
       const std::string first = details.substr(0, details.find('\n'));
       if (r.verdict == golden::Verdict::unreadable) {
-        out << "      <error type=\"unreadable\" message=\"" << xml_escape(first) << "\">" << xml_escape(details)
-            << "</error>\n";
+        out << "      <error type=\"unreadable\" message=\"unreadable: " << xml_escape(first, true) << "\">"
+            << xml_escape(details) << "</error>\n";
       } else if (golden::is_failure(r.verdict, report.strict)) {
-        out << "      <failure type=\"" << verdict << "\" message=\"" << verdict << ": " << xml_escape(first) << "\">"
-            << xml_escape(details) << "</failure>\n";
+        out << "      <failure type=\"" << verdict << "\" message=\"" << verdict << ": " << xml_escape(first, true)
+            << "\">" << xml_escape(details) << "</failure>\n";
       } else {
         out << "      <system-out>" << verdict << " (a warning): " << xml_escape(details) << "</system-out>\n";
       }

@@ -49,7 +49,7 @@ void render_expect_text(const quota::TableComparison& c, const std::string& file
     out << "matches\n";
     return;
   }
-  out << c.differences.size() << " field" << (c.differences.size() == 1 ? "" : "s") << " differ, "
+  out << c.differences.size() << (c.differences.size() == 1 ? " field differs, " : " fields differ, ")
       << c.missing_in_rebuilt.size() << " expected tenant" << (c.missing_in_rebuilt.size() == 1 ? "" : "s")
       << " not rebuilt, " << c.missing_in_expected.size() << " rebuilt tenant"
       << (c.missing_in_expected.size() == 1 ? "" : "s") << " not expected\n";

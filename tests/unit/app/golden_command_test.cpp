@@ -323,3 +323,58 @@ TEST(GoldenForge, AScenarioBecomesAFixtureInOneCommand) {
 
 }  // namespace
 }  // namespace moonquota::app
+
+namespace moonquota::app {
+namespace {
+
+// Review findings of the first version: sets of one folder name, a set named twice, line ends in
+// JUnit, the file an unreadable fixture's annotation names, the stored id of an edited file.
+TEST(GoldenCheck, SetsOfOneNameAreNamedByTheirPathsAndASetNamedTwiceRunsOnce) {
+  TempDir tmp;
+  write_fixture(tmp.path() / "a" / "set" / "f");
+  write_fixture(tmp.path() / "b" / "set" / "f");
+  for (const char* set : {"a/set", "b/set"}) {
+    ASSERT_EQ(golden({"record", (tmp.path() / set).string()}).exit_code, 0);
+  }
+  const auto a = (tmp.path() / "a" / "set").string();
+  const auto b = (tmp.path() / "b" / "set").string();
+  const auto run = golden({"check", a, b, a + "/", "--format", "json"});
+  const json report = json::parse(run.out);
+  ASSERT_EQ(report["sets"].size(), 2u);
+  EXPECT_EQ(report["sets"][0]["name"], a);
+  EXPECT_EQ(report["sets"][1]["name"], b);
+  EXPECT_EQ(report["counts"]["fixtures"], 2);
+  EXPECT_EQ(report["sets"][1]["counts"]["pass"], 1);
+}
+
+TEST(GoldenCheck, JunitKeepsLineEndsAndAnUnreadableAnnotationNamesTheArgs) {
+  RecordedSet s;
+  test::fs::remove(s.dir / "fingerprint.json");
+  set_expected_charge(s.dir / "expected.json", 5);
+  test::fs::rename(s.dir / "expected.json", s.dir / "kept.json");
+  const path xml = s.tmp.path() / "out.xml";
+  const auto run = golden({"check", s.set.string(), "--format", "github", "--junit", xml.string()});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.out.find("::error file=" + (s.dir / "args").string()), std::string::npos) << run.out;
+  const std::string junit = test::read_file(xml);
+  EXPECT_NE(junit.find("message=\"unreadable: no fingerprint.json"), std::string::npos) << junit;
+  EXPECT_EQ(junit.find("\\x0a"), std::string::npos) << junit;
+}
+
+TEST(GoldenCheck, TheStoredIdIsThatOfTheStoredShape) {
+  RecordedSet s;
+  json fp = json::parse(test::read_file(s.dir / "fingerprint.json"));
+  const std::string recorded = fp["fingerprint_id"];
+  fp["sections"]["manifest"].push_back({{"feature", "planted"}, {"count", 1}});
+  test::write_file(s.dir / "fingerprint.json", fp.dump(2));  // the id in the file is left as it was
+  const json report = check_json(s.set);
+  const json& f = fixture(report, "f");
+  EXPECT_EQ(f["verdict"], "format-drift");
+  EXPECT_EQ(f["format"]["fingerprint_id"], recorded);
+  EXPECT_NE(f["format"]["stored_fingerprint_id"], recorded);
+  ASSERT_EQ(f["format"]["removed"].size(), 1u);
+  EXPECT_EQ(f["format"]["removed"][0]["feature"], "planted");
+}
+
+}  // namespace
+}  // namespace moonquota::app
