@@ -20,8 +20,8 @@ constexpr int k_payload_depth = 4;  // MEMORY: [size, address, segment, has_hand
 
 class ShardShapeWalk {
  public:
-  ShardShapeWalk(std::string_view raw, std::uint32_t shard, SnapshotShape& shape)
-      : m_reader(raw), m_shard(shard), m_shape(shape) {}
+  ShardShapeWalk(std::string_view raw, std::uint32_t shard, std::uint64_t sequence, SnapshotShape& shape)
+      : m_reader(raw), m_shard(shard), m_sequence(sequence), m_shape(shape) {}
 
   void run() {
     MpHeader top;
@@ -56,12 +56,14 @@ class ShardShapeWalk {
   [[nodiscard]] std::string entry_place(std::uint64_t entry) const {
     return shard_place() + " entry " + std::to_string(entry);
   }
+  // Places in file order: the blob's sequence, then the entry (shard-level features before entry 0).
   void add(const std::string& feature, const std::string& where, bool unknown = false) {
-    m_shape.add(k_section, feature, where, 1, unknown);
+    m_shape.add(k_section, feature, where, 1, unknown, ((m_sequence + 1) << 32U) + m_entry_order);
   }
 
   bool entries(std::uint32_t count) {
     for (std::uint32_t e = 0; e < count; ++e) {
+      m_entry_order = std::uint64_t{e} + 1;
       MpHeader h;
       if (!m_reader.read_header(h)) return false;
       if (h.type != MpType::array || (h.length != 2 && h.length != 3)) {
@@ -180,13 +182,16 @@ class ShardShapeWalk {
 
   MsgpackReader m_reader;
   std::uint32_t m_shard;
+  std::uint64_t m_sequence;
+  std::uint64_t m_entry_order = 0;  // 0 before the entries, entry + 1 within one
   SnapshotShape& m_shape;
 };
 
 }  // namespace
 
-void add_shard_shape(std::string_view decompressed, std::uint32_t shard_index, SnapshotShape& shape) {
-  ShardShapeWalk(decompressed, shard_index, shape).run();
+void add_shard_shape(std::string_view decompressed, std::uint32_t shard_index, SnapshotShape& shape,
+                     std::uint64_t sequence) {
+  ShardShapeWalk(decompressed, shard_index, sequence, shape).run();
 }
 
 }  // namespace moonquota::inspect

@@ -24,7 +24,7 @@ constexpr std::uint64_t k_small_file_bytes = 1 << 20;
 class ShardShapeAnalyzer : public restore::ShardAnalyzer {
  public:
   void begin_shard(const restore::ShardContext& shard) override {
-    add_shard_shape(shard.decompressed, shard.shard_index, m_shape);
+    add_shard_shape(shard.decompressed, shard.shard_index, m_shape, shard.sequence);
   }
   void on_entry(const format::ShardEntry& /*entry*/) override {}
   [[nodiscard]] const SnapshotShape& shape() const { return m_shape; }
@@ -119,16 +119,19 @@ Status add_extra_objects(source::ObjectStore& store, const restore::ScannedSnaps
 }  // namespace
 
 void SnapshotShape::add(const std::string& section, const std::string& feature, const std::string& where,
-                        std::uint64_t count, bool unknown) {
+                        std::uint64_t count, bool unknown, std::uint64_t order) {
   auto& f = sections[section][feature];
-  if (f.count == 0 && f.first_seen.empty()) f.first_seen = where;
+  if ((f.count == 0 && f.first_seen.empty()) || order < f.first_order) {
+    f.first_seen = where;
+    f.first_order = order;
+  }
   f.count += count;
   f.unknown = f.unknown || unknown;
 }
 
 void SnapshotShape::merge(const SnapshotShape& other) {
   for (const auto& [section, features] : other.sections) {
-    for (const auto& [feature, f] : features) add(section, feature, f.first_seen, f.count, f.unknown);
+    for (const auto& [feature, f] : features) add(section, feature, f.first_seen, f.count, f.unknown, f.first_order);
   }
 }
 

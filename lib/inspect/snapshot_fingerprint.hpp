@@ -22,8 +22,9 @@ namespace moonquota::inspect {
 
 struct ShapeFeature {
   std::uint64_t count = 0;
-  std::string first_seen;  // "shard 3 entry 0", "segments \"ms\" entry 2", ...
-  bool unknown = false;    // not part of the format as documented
+  std::string first_seen;         // "shard 3 entry 0", "segments \"ms\" entry 2", ...: the first in file order
+  bool unknown = false;           // not part of the format as documented
+  std::uint64_t first_order = 0;  // where first_seen is in file order (shards are walked in parallel)
 };
 
 // section -> feature text -> what was seen of it. Sections and features sort bytewise.
@@ -32,9 +33,11 @@ using ShapeSection = std::map<std::string, ShapeFeature>;
 struct SnapshotShape {
   std::map<std::string, ShapeSection> sections;
 
+  // `order` places `where` in file order: the place kept is the one of the smallest order (the
+  // first added among equals), so shapes walked in parallel and merged say the same.
   void add(const std::string& section, const std::string& feature, const std::string& where, std::uint64_t count = 1,
-           bool unknown = false);
-  // Adds `other`'s counts; a feature's first place is the one of the shape merged first.
+           bool unknown = false, std::uint64_t order = 0);
+  // Adds `other`'s counts and places.
   void merge(const SnapshotShape& other);
 };
 
@@ -66,7 +69,9 @@ struct FingerprintOptions {
 
 // The shapes of the parts, for fingerprint_snapshot and its tests.
 // One decompressed metadata shard: its map keys, entry forms, object layouts, replica shapes.
-void add_shard_shape(std::string_view decompressed, std::uint32_t shard_index, SnapshotShape& shape);
+// `sequence`: the blob's position among the metadata file's shard entries (its file order).
+void add_shard_shape(std::string_view decompressed, std::uint32_t shard_index, SnapshotShape& shape,
+                     std::uint64_t sequence = 0);
 // The decompressed `segments` payload; errors are the reader's (corruption naming the offset).
 [[nodiscard]] util::Status add_segments_shape(std::string_view decompressed, SnapshotShape& shape);
 // The decompressed `task_manager` payload.
