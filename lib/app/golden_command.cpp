@@ -140,6 +140,7 @@ golden::FixtureResult check_fixture(const GoldenArgs& args, const golden::Fixtur
   r.dir = f.dir;
   const auto unreadable = [&](const Status& s) {
     r.unreadable_reason = s.message();
+    r.service_unavailable = s.code() == util::StatusCode::unavailable;
     r.verdict = golden::Verdict::unreadable;
     r.seconds = seconds_since(start);
     return r;
@@ -222,6 +223,7 @@ golden::RecordedFixture record_fixture(const GoldenArgs& args, const golden::Fix
   auto reading = read_fixture(args, f);
   if (!reading.ok()) {
     rec.error = reading.status().message();
+    rec.service_unavailable = reading.status().code() == util::StatusCode::unavailable;
     return rec;
   }
   // What is stored now, compared with today's.
@@ -290,6 +292,11 @@ util::Result<GoldenCheckOutcome> run_golden_check(const GoldenArgs& args) {
     outcome.sets.push_back(std::move(result));
   }
   outcome.exit_code = outcome.counts.failures(args.strict) > 0 ? k_exit_found : k_exit_ok;
+  for (const auto& set : outcome.sets) {
+    for (const auto& f : set.fixtures) {
+      if (f.service_unavailable) outcome.exit_code = k_exit_service;  // the check could not run, not a drift
+    }
+  }
   return outcome;
 }
 
@@ -299,7 +306,12 @@ util::Result<GoldenRecordOutcome> run_golden_record(const GoldenArgs& args) {
   for (const auto& set : sets) {
     for (const auto& fixture : set.fixtures) {
       outcome.fixtures.push_back(record_fixture(args, fixture));
-      if (!outcome.fixtures.back().error.empty()) outcome.exit_code = k_exit_found;
+      const auto& recorded = outcome.fixtures.back();
+      if (recorded.service_unavailable) {
+        outcome.exit_code = k_exit_service;
+      } else if (!recorded.error.empty() && outcome.exit_code == k_exit_ok) {
+        outcome.exit_code = k_exit_found;
+      }
     }
   }
   return outcome;

@@ -38,7 +38,10 @@ struct GoldenArgs {
 struct GoldenCheckOutcome {
   std::vector<golden::SetResult> sets;
   golden::VerdictCounts counts;
-  int exit_code = 0;  // 1: a failure (unreadable, accounts-drift, master-disagrees; format-drift with strict)
+  // 1: a failure (unreadable, accounts-drift, master-disagrees; format-drift with strict); 4: a
+  // fixture could not be checked because S3, etcd or Redis could not be reached (its verdict is
+  // unreadable; the exit says the check did not run, not that anything drifted).
+  int exit_code = 0;
 };
 
 // Finds every set first (errors: a DIR that is no directory or holds no fixture, a bad
@@ -48,7 +51,7 @@ struct GoldenCheckOutcome {
 
 struct GoldenRecordOutcome {
   std::vector<golden::RecordedFixture> fixtures;
-  int exit_code = 0;  // 1: a fixture could not be recorded, or its accounts would change without --force
+  int exit_code = 0;  // 1: a fixture could not be recorded, or its accounts would change without --force; 4: a service
 };
 
 // Writes expected.json (quota-rebuild's JSON) and fingerprint.json of every fixture (atomically),

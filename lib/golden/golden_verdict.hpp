@@ -55,6 +55,7 @@ struct FixtureResult {
   std::string dir;
   Verdict verdict = Verdict::pass;
   std::string unreadable_reason;
+  bool service_unavailable = false;  // unreadable because S3, etcd or Redis could not be reached
   std::string snapshot_id;
   std::optional<FingerprintComparison> format;
   std::optional<quota::TableComparison> accounts;  // expected.json (expected) vs rebuilt today
@@ -96,7 +97,8 @@ enum class FileChange { unchanged, created, updated, refused };
 struct RecordedFixture {
   std::string name;
   std::string dir;
-  std::string error;  // the fixture could not be recorded (nothing of it written)
+  std::string error;                 // the fixture could not be recorded (nothing of it written)
+  bool service_unavailable = false;  // because S3, etcd or Redis could not be reached
   FileChange expected = FileChange::unchanged;
   FileChange fingerprint = FileChange::unchanged;
   bool args_created = false;

@@ -378,3 +378,22 @@ TEST(GoldenCheck, TheStoredIdIsThatOfTheStoredShape) {
 
 }  // namespace
 }  // namespace moonquota::app
+
+namespace moonquota::app {
+namespace {
+
+// A service the args name that cannot be reached: the fixture is unreadable and the run exits 4
+// (the check did not run), not 1 (something drifted).
+TEST(GoldenCheck, ADeadServiceExitsFourNotOne) {
+  RecordedSet s;
+  test::write_file(s.dir / "args", "--restore-time 1787375520123 --policy-etcd 127.0.0.1:1 --timeout-ms 300\n");
+  const auto run = golden({"check", s.set.string(), "--format", "json"});
+  EXPECT_EQ(run.exit_code, 4) << run.out << run.err;
+  const json report = json::parse(run.out);
+  EXPECT_EQ(fixture(report, "f")["verdict"], "unreadable");
+  EXPECT_EQ(report["exit_code"], 4);
+  EXPECT_EQ(golden({"record", s.set.string()}).exit_code, 4);
+}
+
+}  // namespace
+}  // namespace moonquota::app
