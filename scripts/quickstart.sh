@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start: install what the tools need (no test servers), build only the five tools, and
+# Quick start: install what the tools need (no test servers), build only the six tools, and
 # print the account table a Mooncake master would serve after restoring the bundled sample store.
 # Extra arguments go to quota-rebuild (e.g. --format json).
 set -euo pipefail

@@ -8,7 +8,7 @@
 #                              golden tool's test (junit2json, pinned in
 #                              scripts/junit-reader/package-lock.json) into
 #                              scripts/junit-reader/node_modules (project-local, nothing global)
-#   scripts/setup.sh --tools   only what building the five tools needs (scripts/quickstart.sh):
+#   scripts/setup.sh --tools   only what building the six tools needs (scripts/quickstart.sh):
 #                              no test servers, no npm, no packaging or benchmark tools
 set -euo pipefail
 

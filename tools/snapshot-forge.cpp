@@ -41,7 +41,9 @@ void print_summary(const mq::app::ForgeCommandOutcome& outcome) {
 
 int run(int argc, char** argv) {
   CLI::App app{"Write Mooncake master snapshot stores from a JSON scenario, or a large synthetic store"};
-  mq::tools::setup_app(app, k_tool, {"never (a writer: 0 or an error)", "a scenario or its JSON", "S3"},
+  mq::tools::setup_app(app, k_tool,
+                       {"with --fixture: the fixture could not be recorded (otherwise never: a writer, 0 or an error)",
+                        "a scenario or its JSON", "S3"},
                        "snapshot-forge snapshots/sample/scenario.json --out /tmp/moonquota-sample-store");
   mq::app::ForgeArgs args;
   auto& request = args.request;

@@ -211,6 +211,7 @@ std::string table_text(const golden::Fixture& f, quota::RebuildResult result) {
   };
   relative(result.selection.store_dir);
   relative(result.selection.snapshot_dir);
+  relative(result.policy_source);
   std::ostringstream out;
   report::render_rebuild(result, report::OutputFormat::json, out);
   return out.str();
@@ -235,6 +236,7 @@ golden::RecordedFixture record_fixture(const GoldenArgs& args, const golden::Fix
     rec.expected = same ? golden::FileChange::unchanged : golden::FileChange::updated;
     if (!same && !args.force) {
       rec.expected = golden::FileChange::refused;
+      rec.fingerprint = golden::FileChange::refused;  // nothing of a refused fixture is written
       rec.error = old.ok() ? "its accounts would change (" + std::to_string(rec.accounts->differences.size()) +
                                  " field differences, " + std::to_string(rec.accounts->missing_in_rebuilt.size()) +
                                  " tenants gone, " + std::to_string(rec.accounts->missing_in_expected.size()) +

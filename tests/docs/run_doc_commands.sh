@@ -18,7 +18,7 @@
 # Usage: run_doc_commands.sh TOOLS_DIR SOURCE_DIR [MARKDOWN_FILE...]
 set -uo pipefail
 tools_dir="$(cd "$1" && pwd)"; source_dir="$(cd "$2" && pwd)"; shift 2
-tools='quota-rebuild|quota-reconcile|snapshot-inspect|oplog-inspect|snapshot-forge'
+tools='quota-rebuild|quota-reconcile|snapshot-inspect|oplog-inspect|snapshot-forge|snapshot-golden'
 tmp="$(mktemp -d)"
 stand_in_pid=""
 cleanup() {
