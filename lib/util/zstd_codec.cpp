@@ -1,6 +1,7 @@
 #include "util/zstd_codec.hpp"
 
 #include "util/byte_buffer.hpp"
+#include "util/zstd_frame_feed.hpp"
 
 #include <zstd.h>
 
@@ -102,46 +103,10 @@ Status zstd_decompress(std::string_view frame, std::size_t max_bytes, std::strin
 namespace moonquota::util {
 
 Status zstd_check_frame(std::string_view frame, std::uint64_t expected_bytes) {
-  if (frame.empty()) return Status::corruption("empty zstd input");
-  auto size = zstd_content_size(frame);
-  if (!size.ok()) return size.status();
-  if (*size != expected_bytes) {
-    return Status::corruption("zstd content size " + std::to_string(*size) + ", expected " +
-                              std::to_string(expected_bytes));
-  }
-  size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
-  if (ZSTD_isError(frame_size) || frame_size != frame.size()) {
-    return Status::corruption("zstd input is not exactly one complete frame");
-  }
-  ZSTD_DCtx* dctx = ZSTD_createDCtx();
-  std::string buf(64 * 1024, '\0');
-  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
-  std::uint64_t total = 0;
-  Status result;
-  while (true) {
-    ZSTD_outBuffer out{buf.data(), buf.size(), 0};
-    size_t rc = ZSTD_decompressStream(dctx, &out, &in);
-    if (ZSTD_isError(rc)) {
-      result = Status::corruption(std::string("zstd decompression failed: ") + ZSTD_getErrorName(rc));
-      break;
-    }
-    total += out.pos;
-    if (total > expected_bytes) {
-      result = Status::corruption("zstd frame decompresses to more than its content size");
-      break;
-    }
-    if (rc == 0) break;
-    if (in.pos == in.size && out.pos == 0) {
-      result = Status::corruption("truncated zstd frame");
-      break;
-    }
-  }
-  ZSTD_freeDCtx(dctx);
-  if (result.ok() && total != expected_bytes) {
-    result = Status::corruption("zstd frame decompressed to " + std::to_string(total) + " bytes, expected " +
-                                std::to_string(expected_bytes));
-  }
-  return result;
+  // One feed, one piece: the verdicts of the streamed checks are this function's by construction.
+  ZstdFrameFeed feed(frame.size(), expected_bytes);
+  if (Status s = feed.feed(frame); !s.ok()) return s;
+  return feed.finish();
 }
 
 Status payload_error(const Status& failure, const std::string& context) {

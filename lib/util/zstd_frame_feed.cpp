@@ -97,9 +97,30 @@ void ZstdFrameFeed::follow_structure(std::string_view piece) {
   }
 }
 
-void ZstdFrameFeed::decompress(std::string_view piece) {
+void ZstdFrameFeed::queue(std::string_view piece) {
+  while (!piece.empty()) {
+    if (m_pending.empty() && piece.size() >= k_input_chunk) {  // a whole chunk: no copy
+      decompress(piece.substr(0, k_input_chunk));
+      piece.remove_prefix(k_input_chunk);
+      continue;
+    }
+    const std::size_t take = std::min(piece.size(), k_input_chunk - m_pending.size());
+    m_pending.append(piece.substr(0, take));
+    piece.remove_prefix(take);
+    if (m_pending.size() == k_input_chunk) {
+      decompress(m_pending);
+      m_pending.clear();
+    }
+  }
+  if (m_fed == m_frame_bytes && !m_pending.empty()) {  // the frame's last, shorter chunk
+    decompress(m_pending);
+    m_pending.clear();
+  }
+}
+
+void ZstdFrameFeed::decompress(std::string_view chunk) {
   if (!m_decompression.ok() || m_frame_done) return;
-  ZSTD_inBuffer in{piece.data(), piece.size(), 0};
+  ZSTD_inBuffer in{chunk.data(), chunk.size(), 0};
   while (true) {
     ZSTD_outBuffer out{m_buffer.data(), m_buffer.size(), 0};
     const std::size_t rc = ZSTD_decompressStream(m_dctx, &out, &in);
@@ -137,7 +158,7 @@ Status ZstdFrameFeed::feed(std::string_view piece) {
   }
   m_fed += piece.size();
   follow_structure(piece);
-  decompress(piece);
+  queue(piece);
   return Status::ok_status();
 }
 

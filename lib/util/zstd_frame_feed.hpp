@@ -4,6 +4,10 @@
 // size first, then whether the bytes are exactly one complete frame (block headers and checksum
 // are followed as they arrive, so a malformed frame is reported as such even where its
 // decompression failed earlier), then the decompression's own failures in the order it meets them.
+// zstd names one damage differently depending on how much input it is given at once ("Data
+// corruption detected" or "Destination buffer is too small"), so the compressed bytes reach it in
+// chunks of k_input_chunk at fixed offsets of the frame, whatever pieces the caller feeds: the
+// verdict and its message depend on the frame only (zstd_check_frame is this feed, in one piece).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,8 @@ class ZstdFrameFeed {
   using Sink = std::function<void(std::string_view)>;
   // The bytes a first piece must hold (or all of the frame, when it is shorter).
   static constexpr std::size_t k_first_piece_bytes = 18;
+  // The compressed bytes zstd is given at a time (the last chunk of a frame may be shorter).
+  static constexpr std::size_t k_input_chunk = 64 * 1024;
 
   // `frame_bytes`: the compressed length, fed in pieces that add up to it; `expected_bytes`: the
   // content size the frame must declare and decompress to. Without a sink nothing is kept.
@@ -40,13 +46,15 @@ class ZstdFrameFeed {
  private:
   [[nodiscard]] Status read_header(std::string_view piece);
   void follow_structure(std::string_view piece);
-  void decompress(std::string_view piece);
+  void queue(std::string_view piece);
+  void decompress(std::string_view chunk);
 
   std::uint64_t m_frame_bytes;
   std::uint64_t m_expected;
   Sink m_sink;
   ZSTD_DCtx_s* m_dctx = nullptr;
   std::string m_buffer;
+  std::string m_pending;  // compressed bytes of the chunk being gathered
   std::uint64_t m_fed = 0;
   std::uint64_t m_total_out = 0;
   Status m_final;             // a failure reported at once
