@@ -36,113 +36,132 @@ namespace {
 
 constexpr std::size_t k_min_run = 4;
 
-// Element shapes joined as they are read, runs of k_min_run or more equal shapes as "N×S". Memory
-// stays that of the text: a text past k_max_shape_chars ends in "…" and the rest is skipped.
-class RunJoiner {
- public:
-  // false once the text is full (the caller skips the remaining elements).
-  bool add(std::string part) {
-    if (m_count > 0 && part == m_last) {
-      ++m_count;
-      return true;
-    }
-    flush();
-    m_last = std::move(part);
-    m_count = 1;
-    return m_text.size() <= k_max_shape_chars;
+// Appends `count` times `shape` to `out`: as "N×S" from k_min_run on, else one by one.
+void put_run(const std::string& shape, std::uint64_t count, std::string& out, bool& first) {
+  if (count == 0) return;
+  const auto put = [&](const auto&... pieces) {
+    if (!first) out += ',';
+    first = false;
+    (out += ... += pieces);
+  };
+  if (count >= k_min_run) {
+    put(std::to_string(count), "×", shape);
+  } else {
+    for (std::uint64_t k = 0; k < count; ++k) put(shape);
   }
-  std::string finish(bool truncated) {
-    flush();
-    if (truncated) m_text += (m_text.empty() ? "" : ",") + std::string("…");
-    return m_text;
-  }
+}
 
- private:
-  void flush() {
-    if (m_count == 0) return;
-    const auto put = [&](const std::string& piece) {
-      if (!m_text.empty()) m_text += ',';
-      m_text += piece;
-    };
-    if (m_count >= k_min_run) {
-      put(std::to_string(m_count) + "×" + m_last);
-    } else {
-      for (std::uint64_t k = 0; k < m_count; ++k) put(m_last);
+// The elements of an array whose header was read, runs of equal shapes joined. Memory stays that
+// of the text: a text past k_max_shape_chars ends in "…" and the rest is skipped unread.
+bool append_elements(format::MsgpackReader& reader, std::uint32_t length, int depth, std::string& out) {
+  const std::size_t start = out.size();
+  std::string element;
+  std::string last;
+  std::uint64_t count = 0;
+  bool first = true;
+  std::uint32_t i = 0;
+  for (; i < length; ++i) {
+    element.clear();
+    if (!append_shape(reader, depth, element)) return false;
+    if (count > 0 && element == last) {
+      ++count;
+      continue;
     }
-    m_count = 0;
+    put_run(last, count, out, first);
+    last.swap(element);
+    count = 1;
+    if (out.size() - start > k_max_shape_chars) {
+      ++i;
+      break;
+    }
   }
-  std::string m_text;
-  std::string m_last;
-  std::uint64_t m_count = 0;
-};
+  put_run(last, count, out, first);
+  if (i < length) {
+    out += first ? "…" : ",…";
+    for (; i < length; ++i) {
+      if (!reader.skip_value()) return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
-std::string describe_shape_after(format::MsgpackReader& reader, const MpHeader& h, int depth) {
+bool append_shape_after(format::MsgpackReader& reader, const MpHeader& h, int depth, std::string& out) {
   switch (h.type) {
     case MpType::str:
     case MpType::ext: {
       std::string_view skipped;
-      if (!reader.read_payload(h.length, skipped)) return {};
-      return shape_word(h.type);
+      if (!reader.read_payload(h.length, skipped)) return false;
+      out += shape_word(h.type);
+      return true;
     }
     case MpType::bin: {
       std::string_view bytes;
-      if (!reader.read_payload(h.length, bytes)) return {};
+      if (!reader.read_payload(h.length, bytes)) return false;
       const std::string form = util::zstd_frame_form(bytes);
-      return form == "not zstd" ? std::string("bin") : "bin(" + form + ")";
+      out += form == "not zstd" ? std::string("bin") : "bin(" + form + ")";
+      return true;
     }
     case MpType::array: {
-      if (depth <= 0) return reader.skip_after_header(h) ? std::string("[...]") : std::string();
-      RunJoiner joiner;
-      std::uint32_t i = 0;
-      bool room = true;
-      for (; i < h.length && room; ++i) {
-        std::string part = describe_shape(reader, depth - 1);
-        if (part.empty()) return {};
-        room = joiner.add(std::move(part));
+      if (depth <= 0) {
+        out += "[...]";
+        return reader.skip_after_header(h);
       }
-      const bool truncated = i < h.length;
-      for (; i < h.length; ++i) {
-        if (!reader.skip_value()) return {};
-      }
-      return "[" + joiner.finish(truncated) + "]";
+      out += '[';
+      if (!append_elements(reader, h.length, depth - 1, out)) return false;
+      out += ']';
+      return true;
     }
     case MpType::map: {
-      if (depth <= 0) return reader.skip_after_header(h) ? std::string("{...}") : std::string();
-      std::string out = "{";
+      if (depth <= 0) {
+        out += "{...}";
+        return reader.skip_after_header(h);
+      }
+      const std::size_t start = out.size();
+      out += '{';
       for (std::uint32_t i = 0; i < h.length; ++i) {
-        if (out.size() > k_max_shape_chars) {
+        if (out.size() - start > k_max_shape_chars) {
           for (std::uint64_t rest = 2ULL * (h.length - i); rest > 0; --rest) {
-            if (!reader.skip_value()) return {};
+            if (!reader.skip_value()) return false;
           }
-          return out + ",…}";
+          out += ",…";
+          break;
         }
+        if (i > 0) out += ',';
         MpHeader key;
-        if (!reader.read_header(key)) return {};
-        std::string key_text;
+        if (!reader.read_header(key)) return false;
         if (key.type == MpType::str) {
           std::string_view name;
-          if (!reader.read_payload(key.length, name)) return {};
-          key_text = quoted_name(name);
-        } else {
-          key_text = describe_shape_after(reader, key, depth - 1);
-          if (key_text.empty()) return {};
+          if (!reader.read_payload(key.length, name)) return false;
+          out += quoted_name(name);
+        } else if (!append_shape_after(reader, key, depth - 1, out)) {
+          return false;
         }
-        std::string value = describe_shape(reader, depth - 1);
-        if (value.empty()) return {};
-        out += (i == 0 ? "" : ",") + key_text + ":" + value;
+        out += ':';
+        if (!append_shape(reader, depth - 1, out)) return false;
       }
-      return out + "}";
+      out += '}';
+      return true;
     }
-    default: return shape_word(h.type);
+    default: out += shape_word(h.type); return true;
   }
 }
 
-std::string describe_shape(format::MsgpackReader& reader, int depth) {
+bool append_shape(format::MsgpackReader& reader, int depth, std::string& out) {
   MpHeader h;
-  if (!reader.read_header(h)) return {};
-  return describe_shape_after(reader, h, depth);
+  if (!reader.read_header(h)) return false;
+  return append_shape_after(reader, h, depth, out);
+}
+
+std::string describe_shape_after(format::MsgpackReader& reader, const MpHeader& h, int depth) {
+  std::string out;
+  return append_shape_after(reader, h, depth, out) ? out : std::string();
+}
+
+std::string describe_shape(format::MsgpackReader& reader, int depth) {
+  std::string out;
+  return append_shape(reader, depth, out) ? out : std::string();
 }
 
 }  // namespace moonquota::inspect

@@ -20,6 +20,11 @@ inline constexpr std::size_t k_max_shape_chars = 1024;
 // maps (the value is read whole either way). Empty when the reader fails (reader.error() says why).
 [[nodiscard]] std::string describe_shape(format::MsgpackReader& reader, int depth);
 
+// The same appended to `out` (no string per element); false when the reader fails.
+[[nodiscard]] bool append_shape(format::MsgpackReader& reader, int depth, std::string& out);
+[[nodiscard]] bool append_shape_after(format::MsgpackReader& reader, const format::MpHeader& header, int depth,
+                                      std::string& out);
+
 // The shape of a value whose header was read already.
 [[nodiscard]] std::string describe_shape_after(format::MsgpackReader& reader, const format::MpHeader& header,
                                                int depth);

@@ -2,6 +2,7 @@
 // keys, the entry forms, each ObjectMetadata's layout by element count (§5.5, v1-v5 and anything
 // else) with its head and tail element shapes, and each replica's shape by replica type.
 #include <string>
+#include <unordered_map>
 
 #include "inspect/msgpack_shape.hpp"
 #include "inspect/snapshot_fingerprint.hpp"
@@ -24,6 +25,14 @@ class ShardShapeWalk {
       : m_reader(raw), m_shard(shard), m_sequence(sequence), m_shape(shape) {}
 
   void run() {
+    walk();
+    for (const auto& [feature, f] : m_features) {
+      m_shape.add(k_section, feature, f.first_seen, f.count, f.unknown, f.first_order);
+    }
+  }
+
+ private:
+  void walk() {
     MpHeader top;
     if (!m_reader.read_header(top) || top.type != MpType::map) return;  // the master rejected it already
     for (std::uint32_t i = 0; i < top.length; ++i) {
@@ -51,19 +60,32 @@ class ShardShapeWalk {
     }
   }
 
- private:
-  [[nodiscard]] std::string shard_place() const { return "shard " + std::to_string(m_shard); }
-  [[nodiscard]] std::string entry_place(std::uint64_t entry) const {
-    return shard_place() + " entry " + std::to_string(entry);
+  // Where a feature was seen: the shard, or one of its entries. Its text is made only for a
+  // feature new to this shard (millions of objects share a few features).
+  struct Place {
+    bool entry = false;
+    std::uint64_t index = 0;
+  };
+  [[nodiscard]] Place shard_place() const { return {}; }
+  [[nodiscard]] static Place entry_place(std::uint64_t entry) { return {true, entry}; }
+  [[nodiscard]] std::string place_text(Place p) const {
+    return "shard " + std::to_string(m_shard) + (p.entry ? " entry " + std::to_string(p.index) : std::string());
   }
-  // Places in file order: the blob's sequence, then the entry (shard-level features before entry 0).
-  void add(const std::string& feature, const std::string& where, bool unknown = false) {
-    m_shape.add(k_section, feature, where, 1, unknown, ((m_sequence + 1) << 32U) + m_entry_order);
+  // Counted in this shard's own table, added to the shape once per shard (finish). Places in file
+  // order: the blob's sequence, then the entry (shard-level features before entry 0).
+  void add(const std::string& feature, Place where, bool unknown = false) {
+    auto [it, inserted] = m_features.try_emplace(feature);
+    ShapeFeature& f = it->second;
+    if (inserted) {
+      f.first_seen = place_text(where);
+      f.first_order = ((m_sequence + 1) << 32U) + (where.entry ? where.index + 1 : 0);
+    }
+    ++f.count;
+    f.unknown = f.unknown || unknown;
   }
 
   bool entries(std::uint32_t count) {
     for (std::uint32_t e = 0; e < count; ++e) {
-      m_entry_order = std::uint64_t{e} + 1;
       MpHeader h;
       if (!m_reader.read_header(h)) return false;
       if (h.type != MpType::array || (h.length != 2 && h.length != 3)) {
@@ -72,15 +94,13 @@ class ShardShapeWalk {
         add("entry: " + shape, entry_place(e), true);
         continue;
       }
-      std::string names;
+      m_entry.assign("entry: [");
       for (std::uint32_t k = 0; k + 1 < h.length; ++k) {
-        const std::string part = describe_shape(m_reader, 0);
-        if (part.empty()) return false;
-        names += part + ",";
+        if (!append_shape(m_reader, 0, m_entry)) return false;
+        m_entry += ',';
       }
-      add(h.length == 3 ? "entry: [" + names + "ObjectMetadata]"
-                        : "entry: [" + names + "ObjectMetadata] (legacy: default tenant)",
-          entry_place(e));
+      m_entry += h.length == 3 ? "ObjectMetadata]" : "ObjectMetadata] (legacy: default tenant)";
+      add(m_entry, entry_place(e));
       if (!object(entry_place(e))) return false;
     }
     return true;
@@ -94,7 +114,7 @@ class ShardShapeWalk {
     return true;
   }
 
-  bool object(const std::string& where) {
+  bool object(Place where) {
     MpHeader h;
     if (!m_reader.read_header(h)) return false;
     if (h.type != MpType::array || h.length < 7) {
@@ -103,7 +123,9 @@ class ShardShapeWalk {
       add("object: " + shape + " (not an ObjectMetadata)", where, true);
       return true;
     }
-    std::string head;
+    // The head's shapes into m_head; the feature assembled in m_object (buffers reused: millions
+    // of objects).
+    m_head.clear();
     std::uint64_t replicas = 0;
     bool counted = false;
     for (int i = 0; i < 7; ++i) {
@@ -113,47 +135,53 @@ class ShardShapeWalk {
         replicas = e.u;
         counted = true;
       }
-      const std::string part = describe_shape_after(m_reader, e, 1);
-      if (part.empty()) return false;
-      head += (i == 0 ? "" : ",") + part;
+      if (i > 0) m_head += ',';
+      if (!append_shape_after(m_reader, e, 1, m_head)) return false;
     }
     const std::uint64_t length = h.length;
-    std::string layout;
+    m_object.assign("object: ");
     bool known = false;
     if (!counted) {
-      layout = std::to_string(length) + " elements, no replica count";
+      m_object += std::to_string(length) + " elements, no replica count";
     } else if (length < 7 + replicas) {
-      layout = std::to_string(length) + " elements for N=" + std::to_string(replicas) + " (fewer than 7+N)";
+      m_object += std::to_string(length) + " elements for N=" + std::to_string(replicas) + " (fewer than 7+N)";
     } else {
       const std::uint64_t extra = length - replicas;  // 7 .. : the elements besides the replicas
       known = extra <= 11;
-      layout = (known ? "v" + std::to_string(extra - 6) + " (" : "(") + std::to_string(extra) + "+N)";
+      if (known) {
+        m_object += 'v';
+        m_object += static_cast<char>('0' + (extra - 6));
+        m_object += ' ';
+      }
+      m_object += '(' + std::to_string(extra) + "+N)";
     }
+    m_object += " [";
+    m_object += m_head;
+    m_object += ']';
     // The rest, read as the master's layout detection reads it (§5.5 steps 4-8).
     std::uint64_t i = 7;
-    std::string rest;
     MpHeader next;
     if (i < length && peek(next) && next.type == MpType::pos_int) {
       if (!m_reader.read_header(next)) return false;
-      rest += " data_type,";
+      m_object += " data_type,";
       ++i;
     }
     std::uint64_t seen_replicas = 0;
     for (; seen_replicas < replicas && i < length; ++seen_replicas, ++i) {
       if (!replica(where)) return false;
     }
-    if (seen_replicas > 0) rest += " N replicas,";
-    std::string tail;
-    for (; i < length; ++i) {
-      const std::string part = describe_shape(m_reader, 1);
-      if (part.empty()) return false;
-      tail += (tail.empty() ? "" : ",") + part;
+    if (seen_replicas > 0) m_object += " N replicas,";
+    m_object += " tail [";
+    for (const std::uint64_t tail_start = i; i < length; ++i) {
+      if (i > tail_start) m_object += ',';
+      if (!append_shape(m_reader, 1, m_object)) return false;
     }
-    add("object: " + layout + " [" + head + "]" + rest + " tail [" + tail + "]", where, !known);
+    m_object += ']';
+    add(m_object, where, !known);
     return true;
   }
 
-  bool replica(const std::string& where) {
+  bool replica(Place where) {
     MpHeader h;
     if (!m_reader.read_header(h)) return false;
     if (h.type != MpType::array || h.length < 3) {
@@ -162,29 +190,34 @@ class ShardShapeWalk {
       add("replica: " + shape + " (not a replica)", where, true);
       return true;
     }
-    std::string parts;
-    std::string kind = "replica";
+    m_replica_parts.clear();
+    m_replica.assign("replica");
     for (std::uint32_t k = 0; k < h.length; ++k) {
       MpHeader e;
       if (!m_reader.read_header(e)) return false;
       if (k == 2 && (e.type == MpType::pos_int || e.type == MpType::neg_int)) {
         const std::int64_t type = e.type == MpType::pos_int ? static_cast<std::int64_t>(e.u) : e.i;
-        kind += std::string(" ") + model::replica_type::k_table.name(type) + " (" + std::to_string(type) + ")";
+        m_replica += ' ';
+        m_replica += model::replica_type::k_table.name(type);
+        m_replica += " (" + std::to_string(type) + ")";
       }
-      const std::string part = describe_shape_after(m_reader, e, k_payload_depth - 1);
-      if (part.empty()) return false;
-      parts += (k == 0 ? "" : ",") + part;
+      if (k > 0) m_replica_parts += ',';
+      if (!append_shape_after(m_reader, e, k_payload_depth - 1, m_replica_parts)) return false;
     }
     const bool known = h.length == 4;
-    add(kind + ": [" + parts + "]", where, !known);
+    m_replica += ": [";
+    m_replica += m_replica_parts;
+    m_replica += ']';
+    add(m_replica, where, !known);
     return true;
   }
 
   MsgpackReader m_reader;
   std::uint32_t m_shard;
   std::uint64_t m_sequence;
-  std::uint64_t m_entry_order = 0;  // 0 before the entries, entry + 1 within one
   SnapshotShape& m_shape;
+  std::unordered_map<std::string, ShapeFeature> m_features;           // this shard's
+  std::string m_entry, m_head, m_object, m_replica, m_replica_parts;  // reused text buffers
 };
 
 }  // namespace

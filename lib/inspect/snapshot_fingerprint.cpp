@@ -8,7 +8,9 @@
 
 #include "inspect/msgpack_shape.hpp"
 #include "model/enums.hpp"
+#include "util/byte_buffer.hpp"
 #include "util/zstd_codec.hpp"
+#include "util/zstd_file.hpp"
 
 namespace moonquota::inspect {
 
@@ -86,18 +88,22 @@ void add_metadata_top(const restore::ScannedSnapshot& snap, SnapshotShape& shape
   }
 }
 
-// One zstd payload held whole: its framing, then its decompressed shape.
+// One zstd payload: its framing (from its first bytes), then the shape of its content,
+// decompressed as it is read (only the content is held whole, never the compressed copy too).
 Status add_payload(source::ObjectStore& store, const restore::ScannedSnapshot& snap, const char* name,
                    std::size_t max_bytes, Status (*walk)(std::string_view, SnapshotShape&), SnapshotShape& shape) {
-  auto compressed = store.get(source::join_key(snap.snapshot_dir, name), max_bytes);
-  if (!compressed.ok()) return compressed.status().with_context(name);
-  const std::string form = util::zstd_frame_form(*compressed);
+  const std::string key = source::join_key(snap.snapshot_dir, name);
+  auto size = store.size(key);
+  if (!size.ok()) return size.status().with_context(name);
+  util::ByteBuffer head;
+  MQ_RETURN_IF_ERROR(store.get_range(key, 0, std::min<std::uint64_t>(*size, 18), head).with_context(name));
+  const std::string form = util::zstd_frame_form(head.view());
   shape.add(name, "frame: " + form, name, 1, form != "zstd");
-  std::string raw;
-  if (Status s = util::zstd_decompress(*compressed, max_bytes, raw); !s.ok()) return util::payload_error(s, name);
-  compressed->clear();
-  compressed->shrink_to_fit();
-  return walk(raw, shape);
+  auto file = store.open(key);
+  if (!file.ok()) return file.status().with_context(name);
+  util::ByteBuffer raw;
+  if (Status s = util::zstd_decompress_stream(**file, max_bytes, raw); !s.ok()) return util::payload_error(s, name);
+  return walk(raw.view(), shape);
 }
 
 Status add_extra_objects(source::ObjectStore& store, const restore::ScannedSnapshot& snap, SnapshotShape& shape) {

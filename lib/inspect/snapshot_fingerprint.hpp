@@ -62,7 +62,8 @@ struct FingerprintOptions {
 // Reads the selected snapshot by the master's rules (a snapshot the master cannot decode is an
 // error: corruption naming file, shard, entry and byte offset) and walks every payload for its
 // shape. The shards are read as the restore reads them (streamed, in parallel); `segments` and
-// `task_manager` are held whole, compressed and decompressed (at most max_payload_bytes each).
+// `task_manager` are decompressed as they are read and their content held whole (at most
+// max_payload_bytes each).
 [[nodiscard]] util::Result<SnapshotFingerprint> fingerprint_snapshot(source::ObjectStore& store,
                                                                      const SelectedSnapshot& selected,
                                                                      const FingerprintOptions& options);
