@@ -23,20 +23,20 @@ void add_flags(CLI::App& app, Flags& f) {
   app.require_subcommand(1, 1);
   app.fallthrough(true);
   mq::tools::add_common_flags(app, f.common, {"text", "json", "github"});
+  const auto add_dirs = [&f](CLI::App* command) {
+    command->add_option("DIR", f.golden.dirs, "Fixture sets or fixture folders")
+        ->required()
+        ->type_name("DIR")
+        ->default_str("");
+  };
   auto* check = app.add_subcommand(
       "check", "Check fixtures: the fingerprint, the rebuilt accounts and the master's table against the stored ones");
-  check->add_option("DIR", f.golden.dirs, "Fixture sets or fixture folders")
-      ->required()
-      ->type_name("DIR")
-      ->default_str("");
+  add_dirs(check);
   check->add_flag("--strict", f.golden.strict, "A format drift (fingerprint changed, accounts not) fails too");
   check->add_option("--junit", f.junit, "Also write a JUnit XML report to FILE")->type_name("FILE");
   auto* record = app.add_subcommand(
       "record", "Write expected.json and fingerprint.json of fixtures from today's tools, and say what changed");
-  record->add_option("DIR", f.golden.dirs, "Fixture sets or fixture folders")
-      ->required()
-      ->type_name("DIR")
-      ->default_str("");
+  add_dirs(record);
   record->add_flag("--force", f.golden.force, "Change the accounts of a fixture whose expected.json holds others");
   mq::tools::show_shared_flags_in_subcommand_help(app);
   const std::string inputs = "a fixture set, a fixture's files or allowed-changes.yaml";

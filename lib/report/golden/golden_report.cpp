@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string>
 
+#include "report/escape.hpp"
 #include "report/inspect/inspect_json.hpp"
 #include "report/rebuild/expect_report.hpp"
 #include "util/text_encoding.hpp"
@@ -210,23 +211,19 @@ void render_github(const GoldenCheckReport& report, std::ostream& out) {
   out << summary_line(report) << "\n";
 }
 
-// Text for XML attributes and character data: the five entities, line ends and tabs kept (as
-// &#10; and &#9; inside an attribute), other control bytes as \xNN (XML 1.0 cannot hold them).
+// Text for XML attributes and character data: each line escaped as HTML text is (the five
+// entities; control bytes, and the bytes of a line that is not UTF-8, as \xNN: XML 1.0 cannot hold
+// them), the line ends kept (as &#10; inside an attribute).
 std::string xml_escape(const std::string& text, bool attribute = false) {
   std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += attribute ? "&#10;" : "\n"; break;
-      case '\t': out += attribute ? "&#9;" : "\t"; break;
-      default: out += util::printable(std::string(1, c));
-    }
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find('\n', start);
+    out += html_escape(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    out += attribute ? "&#10;" : "\n";
+    start = end + 1;
   }
-  return out;
 }
 
 std::string seconds_text(double s) {
