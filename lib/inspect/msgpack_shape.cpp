@@ -51,15 +51,15 @@ void put_run(const std::string& shape, std::uint64_t count, std::string& out, bo
   }
 }
 
-// The elements of an array whose header was read, runs of equal shapes joined. Memory stays that
-// of the text: a text past k_max_shape_chars ends in "…" and the rest is skipped unread.
-bool append_elements(format::MsgpackReader& reader, std::uint32_t length, int depth, std::string& out) {
+}  // namespace
+
+bool append_values(format::MsgpackReader& reader, std::uint64_t length, int depth, std::string& out) {
   const std::size_t start = out.size();
   std::string element;
   std::string last;
   std::uint64_t count = 0;
   bool first = true;
-  std::uint32_t i = 0;
+  std::uint64_t i = 0;
   for (; i < length; ++i) {
     element.clear();
     if (!append_shape(reader, depth, element)) return false;
@@ -85,8 +85,6 @@ bool append_elements(format::MsgpackReader& reader, std::uint32_t length, int de
   return true;
 }
 
-}  // namespace
-
 bool append_shape_after(format::MsgpackReader& reader, const MpHeader& h, int depth, std::string& out) {
   switch (h.type) {
     case MpType::str:
@@ -109,7 +107,7 @@ bool append_shape_after(format::MsgpackReader& reader, const MpHeader& h, int de
         return reader.skip_after_header(h);
       }
       out += '[';
-      if (!append_elements(reader, h.length, depth - 1, out)) return false;
+      if (!append_values(reader, h.length, depth - 1, out)) return false;
       out += ']';
       return true;
     }

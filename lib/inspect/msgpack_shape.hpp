@@ -25,6 +25,11 @@ inline constexpr std::size_t k_max_shape_chars = 1024;
 [[nodiscard]] bool append_shape_after(format::MsgpackReader& reader, const format::MpHeader& header, int depth,
                                       std::string& out);
 
+// The shapes of the next `count` values, comma-separated, runs of equal shapes joined ("N×S"), the
+// text cut at k_max_shape_chars ("…", the rest read and skipped): an array's elements without
+// the brackets, or the trailing elements of a record.
+[[nodiscard]] bool append_values(format::MsgpackReader& reader, std::uint64_t count, int depth, std::string& out);
+
 // The shape of a value whose header was read already.
 [[nodiscard]] std::string describe_shape_after(format::MsgpackReader& reader, const format::MpHeader& header,
                                                int depth);

@@ -162,10 +162,9 @@ class SegmentsShapeWalk {
       add("\"ld\" task: " + task_key + " → " + task, where);
     }
     std::string tail;
-    for (; i < h.length; ++i) {
-      const std::string part = describe_shape(m_reader, 1);
-      if (part.empty()) return false;
-      tail += "," + part;
+    if (i < h.length) {
+      tail += ',';
+      if (!append_values(m_reader, h.length - i, 1, tail)) return false;
     }
     add("\"ld\" entry: " + key + " → [" + head + ",tasks" + tail + "]", where);
     return true;

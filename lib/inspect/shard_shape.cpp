@@ -172,10 +172,7 @@ class ShardShapeWalk {
     }
     if (seen_replicas > 0) m_object += " N replicas,";
     m_object += " tail [";
-    for (const std::uint64_t tail_start = i; i < length; ++i) {
-      if (i > tail_start) m_object += ',';
-      if (!append_shape(m_reader, 1, m_object)) return false;
-    }
+    if (!append_values(m_reader, length - i, 1, m_object)) return false;
     m_object += ']';
     add(m_object, where, !known);
     return true;
@@ -192,7 +189,7 @@ class ShardShapeWalk {
     }
     m_replica_parts.clear();
     m_replica.assign("replica");
-    for (std::uint32_t k = 0; k < h.length; ++k) {
+    for (std::uint32_t k = 0; k < 3; ++k) {  // id, status, type; then the payload and anything after
       MpHeader e;
       if (!m_reader.read_header(e)) return false;
       if (k == 2 && (e.type == MpType::pos_int || e.type == MpType::neg_int)) {
@@ -204,11 +201,12 @@ class ShardShapeWalk {
       if (k > 0) m_replica_parts += ',';
       if (!append_shape_after(m_reader, e, k_payload_depth - 1, m_replica_parts)) return false;
     }
-    const bool known = h.length == 4;
+    if (h.length > 3) m_replica_parts += ',';
+    if (!append_values(m_reader, h.length - 3, k_payload_depth - 1, m_replica_parts)) return false;
     m_replica += ": [";
     m_replica += m_replica_parts;
     m_replica += ']';
-    add(m_replica, where, !known);
+    add(m_replica, where, h.length != 4);
     return true;
   }
 
