@@ -222,3 +222,39 @@ TEST(MsgpackShape, AHugeContainerIsCutAtTheTextLimit) {
 
 }  // namespace
 }  // namespace moonquota::inspect
+
+namespace moonquota::inspect {
+namespace {
+
+// An object of 100,000 trailing elements (and a replica as long): its feature is cut like an
+// array's, not a shape per element (found by fuzz_snapshot_decoders).
+TEST(ShardShape, ALongRecordTailIsCutAtTheTextLimit) {
+  const std::string raw = test::msgpack([](format::MsgpackWriter& w) {
+    w.pack_map_header(1);
+    w.pack_str("metadata");
+    w.pack_array_header(1);
+    w.pack_array_header(3);
+    w.pack_str("t");
+    w.pack_str("k");
+    w.pack_array_header(7 + 1 + 100'000);
+    w.pack_str("1-2");
+    for (int i = 0; i < 5; ++i) w.pack_uint(0);
+    w.pack_uint(1);  // one replica
+    w.pack_array_header(3 + 100'000);
+    for (int i = 0; i < 3; ++i) w.pack_uint(1);
+    for (int i = 0; i < 100'000; ++i) i % 2 == 0 ? w.pack_uint(1) : w.pack_str("s");
+    for (int i = 0; i < 100'000; ++i) i % 2 == 0 ? w.pack_bool(true) : w.pack_str("s");
+  });
+  SnapshotShape shape;
+  add_shard_shape(raw, 5, shape);
+  const auto& features = shape.sections["metadata"];
+  ASSERT_EQ(features.size(), 4u);  // the shard, the entry, the object, the replica
+  for (const auto& [feature, f] : features) {
+    EXPECT_LE(feature.size(), 2 * k_max_shape_chars + 200) << feature.substr(0, 80);
+    EXPECT_EQ(f.count, 1u);
+    EXPECT_EQ(f.first_seen.rfind("shard 5", 0), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace moonquota::inspect
