@@ -170,6 +170,7 @@ util::Result<SnapshotFingerprint> fingerprint_snapshot(source::ObjectStore& stor
   SnapshotFingerprint out;
   out.snapshot_id = snap.snapshot_id;
   out.snapshot_dir = snap.snapshot_dir;
+  out.master_rejection = snap.master_rejection;
   auto& shape = out.shape;
   MQ_RETURN_IF_ERROR(add_extra_objects(store, snap, shape));
   add_manifest(snap.manifest, shape);

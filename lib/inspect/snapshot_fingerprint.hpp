@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "inspect/snapshot_select.hpp"
@@ -47,6 +48,8 @@ struct SnapshotFingerprint {
   SnapshotShape shape;
   std::string fingerprint_id;  // 16 lowercase hex digits (canonical_shape_text hashed, XXH3 64)
   std::uint64_t unknown_features = 0;
+  // Decodable, but the master rejects it at restore (a non-OK segment at 3b5a5941): why.
+  std::optional<std::string> master_rejection;
 };
 
 // The text fingerprint_id hashes: "section\tfeature\n" per feature, in order.

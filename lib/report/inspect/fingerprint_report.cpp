@@ -24,6 +24,7 @@ Json fingerprint_json(const inspect::SnapshotFingerprint& fp) {
     }
     sections[section] = std::move(rows);
   }
+  j["master_rejection"] = fp.master_rejection ? Json(*fp.master_rejection) : Json();
   j["features"] = features;
   j["unknown_features"] = fp.unknown_features;
   j["sections"] = std::move(sections);
@@ -42,6 +43,9 @@ void render_fingerprint(const inspect::SnapshotFingerprint& fp, OutputFormat for
   out << "snapshot " << util::printable(fp.snapshot_id) << " in " << util::printable(fp.snapshot_dir) << "\n";
   out << "fingerprint " << fp.fingerprint_id << " (" << features << " features, " << fp.unknown_features
       << " unknown to the format)\n";
+  if (fp.master_rejection) {
+    out << "master: decodes it but rejects it at restore: " << util::printable(*fp.master_rejection) << "\n";
+  }
   for (const auto& [section, shapes] : fp.shape.sections) {
     out << "\n" << section << ":\n";
     util::TextTable t;

@@ -129,6 +129,17 @@ TEST(SnapshotFingerprint, AnUnknownSegmentsKeyIsFormatOnlyAndNamed) {
   EXPECT_NE(find_feature(*after, "segments", "top level: {\"ma\",\"an\",\"ms\",\"cs\",\"ld\",\"zz\"}"), nullptr);
 }
 
+// A snapshot the master decodes but rejects (a DRAINING segment) is fingerprinted, and says so.
+TEST(SnapshotFingerprint, ADecodableSnapshotTheMasterRejectsSaysWhy) {
+  auto rejected = fingerprint_of(test::source_path("snapshots/inspect-diff-b/store"));
+  ASSERT_TRUE(rejected.ok()) << rejected.status().to_string();
+  ASSERT_TRUE(rejected->master_rejection.has_value());
+  EXPECT_NE(rejected->master_rejection->find("DRAINING"), std::string::npos);
+  auto restored = fingerprint_of(test::source_path("snapshots/sample/store"));
+  ASSERT_TRUE(restored.ok());
+  EXPECT_FALSE(restored->master_rejection.has_value());
+}
+
 TEST(SnapshotFingerprint, AManifestVersionTheMasterRejectsIsAnError) {
   TempDir dir;
   const auto store = test::copy_genuine_store(test::k_s7, dir.path() / "store");
