@@ -20,6 +20,7 @@ examples_of() { awk '/^Example:/ { on = 1; next } on && /^  / { sub(/^  /, ""); 
 
 status=0
 ran=0
+snapshots_before="$(git status --porcelain -- snapshots 2>/dev/null)"
 check() {  # check WHERE ALLOWED_EXIT_CODES COMMAND
   local where="$1" allowed="$2" command="$3" rc
   command="${command//\/tmp\/moonquota-/$scratch/moonquota-}"
@@ -64,7 +65,7 @@ for command in check record; do
   while IFS= read -r example; do check "snapshot-golden $command --help" "0" "$example"; done \
     < <(help_of snapshot-golden "$command" | examples_of)
 done
-if git status --porcelain -- snapshots 2>/dev/null | grep -q .; then
+if [[ "$(git status --porcelain -- snapshots 2>/dev/null)" != "$snapshots_before" ]]; then
   echo "FAIL a snapshot-golden example changed snapshots/: $(git status --porcelain -- snapshots | head -3)"
   status=1
 fi
