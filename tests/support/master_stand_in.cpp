@@ -160,9 +160,36 @@ std::string MasterStandIn::list_body(std::uint64_t request_number) const {
   return body;
 }
 
+// The HA section as a master at 3b5a5941 prints it (no prefix, no labels): the five sequence and
+// queue gauges and the standby state always (set to 0 at start), the batch-record gauges only in a
+// build with MOONCAKE_ENABLE_OPLOG_PERF_METRICS.
+static void write_ha_section(const StandInKnobs& k, std::ostringstream& out) {
+  const auto gauge = [&out](const char* name, const char* help, std::uint64_t value) {
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n" << name << " " << value << "\n";
+  };
+  gauge("ha_oplog_last_sequence_id", "Latest OpLog sequence ID written by Primary", 0);
+  gauge("ha_oplog_applied_sequence_id", "Latest OpLog sequence ID applied by Standby", k.ha_applied_sequence);
+  gauge("ha_oplog_standby_lag", "Number of OpLog entries Standby is behind Primary", 0);
+  gauge("ha_oplog_pending_entries", "Number of out-of-order entries waiting in OpLogApplier", 0);
+  gauge("ha_pending_mutation_queue_size", "Number of mutations pending etcd write retry", 0);
+  if (k.ha_perf_durable_sequence) {
+    gauge("ha_batch_record_committed_queue_depth", "Committed batch-record entries waiting for durability",
+          k.ha_perf_committed_queue_depth);
+    gauge("ha_batch_record_callback_queue_depth", "Durable batch-record callbacks waiting to run", 0);
+    gauge("ha_batch_record_last_batch_id", "Latest durable batch-record batch ID", k.ha_perf_last_batch_id);
+    gauge("ha_batch_record_durable_sequence", "Latest durable batch-record OpLog sequence",
+          *k.ha_perf_durable_sequence);
+  }
+  gauge("ha_standby_state",
+        "Current state of the Standby service (0=STOPPED, 1=CONNECTING, 2=SYNCING, 3=WATCHING, 4=RECOVERING, "
+        "5=RECONNECTING, 6=PROMOTING, 7=PROMOTED, 8=FAILED)",
+        k.ha_standby_state);
+}
+
 std::string MasterStandIn::metrics_body(std::uint64_t request_number, bool with_tenant_block) const {
   std::ostringstream out;
   out << k_master_section;
+  write_ha_section(m_knobs, out);
   const auto tenants = tenants_now(request_number);
   if (!tenants.empty()) {
     out << "mooncake_tenant_quota_reject_total{tenant_id=\"" << label(tenants.front().tenant_id)

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -44,6 +45,14 @@ struct StandInKnobs {
   std::uint32_t truncate_first = 0;  // first N requests: the full Content-Length, half the body, then close
   // An older or newer master: /metrics lacks the gauge mooncake_tenant_quota_<family> of a tenant.
   std::map<std::string, std::string> omit_series;  // tenant -> family (e.g. "over_quota")
+  // The HA section (always served, as a master at 3b5a5941 does): a standby's applied sequence
+  // and state; the perf-build gauges of a primary's writer only when `ha_perf_durable_sequence`
+  // is set (docs/design/failover-positions.md).
+  std::uint64_t ha_applied_sequence = 0;
+  std::uint64_t ha_standby_state = 0;
+  std::optional<std::uint64_t> ha_perf_durable_sequence;
+  std::uint64_t ha_perf_last_batch_id = 0;
+  std::uint64_t ha_perf_committed_queue_depth = 0;
 };
 
 // Visible rows of an account table as the master lists them (explicit policy or charged > 0).

@@ -90,7 +90,18 @@ int main(int argc, char** argv) {
   app.add_option("--omit-series", omit_series,
                  "TENANT=FAMILY: /metrics lacks mooncake_tenant_quota_FAMILY for TENANT (repeatable)");
   app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
+  app.add_option("--ha-applied-sequence", knobs.ha_applied_sequence,
+                 "/metrics: ha_oplog_applied_sequence_id (a standby's applied sequence)");
+  app.add_option("--ha-standby-state", knobs.ha_standby_state, "/metrics: ha_standby_state (0-8)");
+  std::uint64_t perf_durable = 0;
+  auto* perf = app.add_option("--ha-perf-durable-sequence", perf_durable,
+                              "/metrics: a perf build's ha_batch_record_* gauges, with this durable sequence");
+  app.add_option("--ha-perf-last-batch-id", knobs.ha_perf_last_batch_id, "ha_batch_record_last_batch_id")->needs(perf);
+  app.add_option("--ha-perf-committed-queue-depth", knobs.ha_perf_committed_queue_depth,
+                 "ha_batch_record_committed_queue_depth")
+      ->needs(perf);
   CLI11_PARSE(app, argc, argv);
+  if (perf->count() > 0) knobs.ha_perf_durable_sequence = perf_durable;
 
   auto cap = mq::quota::parse_capacity(capacity);
   if (!cap.ok()) {
