@@ -37,8 +37,8 @@ TEST(HaMetrics, AStandbysSectionGivesItsAppliedSequence) {
 }
 
 TEST(HaMetrics, APerfBuildsPrimaryGivesItsDurableSequence) {
-  test::StandInProcess primary({"--ha-perf-durable-sequence", "46", "--ha-perf-last-batch-id", "7",
-                                 "--ha-perf-committed-queue-depth", "3"});
+  test::StandInProcess primary(
+      {"--ha-perf-durable-sequence", "46", "--ha-perf-last-batch-id", "7", "--ha-perf-committed-queue-depth", "3"});
   ASSERT_TRUE(primary.running());
   auto m = read_ha_metrics(metrics_of(primary));
   ASSERT_TRUE(m.ok()) << m.status().to_string();
