@@ -18,6 +18,7 @@
 #include "inspect/survival_points.hpp"
 #include "model/tenant_id.hpp"
 #include "reconcile/expected_table_reader.hpp"
+#include "reconcile/ha_metrics.hpp"
 #include "reconcile/prometheus_text.hpp"
 #include "reconcile/tenant_list.hpp"
 #include "reconcile/tenant_metrics.hpp"
@@ -278,7 +279,12 @@ int run_tenant_metrics(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = as_text(data, size);
   auto streamed = reconcile::parse_tenant_metrics(text);
   check_error(streamed);
+  // The HA gauges of the same text (oplog-inspect lag): a text that does not parse as an
+  // exposition is refused by both readers.
+  auto ha = reconcile::read_ha_metrics(text);
+  check_error(ha);
   auto exposition = reconcile::parse_prometheus_text(text);
+  if (!exposition.ok()) check(!ha.ok());
   if (exposition.ok()) {
     auto stored = reconcile::extract_tenant_metrics(*exposition);
     check(stored.ok() == streamed.ok());

@@ -10,7 +10,9 @@
 //                        200, 409, 500, 503), the rest is the body. What parses agrees with a
 //                        reference reading of the nlohmann DOM and written back parses the same.
 //   run_tenant_metrics   parse_tenant_metrics (streamed) agrees with extract_tenant_metrics over
-//                        the stored exposition; what parses, written as /metrics, parses the same.
+//                        the stored exposition; what parses, written as /metrics, parses the same;
+//                        read_ha_metrics over the same text never crashes and refuses what the
+//                        exposition parser refuses.
 //   run_policy_yaml      parse_policy_yaml; what parses holds valid ids and quotas in [1, 2^63-1],
 //                        and format_policy_yaml of it parses to the same quotas with no warning.
 //   run_struct_pack      StructPackReader driven by a program: input byte 0 = n (n % 32 ops),

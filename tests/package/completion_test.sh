@@ -67,7 +67,7 @@ expect "$(complete_words "$c/quota-rebuild" quota-rebuild --pol)" "--policy --po
 expect "$(complete_words "$c/quota-rebuild" quota-rebuild --threads "")" "" "quota-rebuild --threads <TAB> (a number)"
 expect "$(complete_words "$c/quota-reconcile" quota-reconcile --color "")" "auto always never" "quota-reconcile --color <TAB>"
 expect "$(complete_words "$c/quota-reconcile" quota-reconcile hi)" "history" "quota-reconcile hi<TAB>"
-expect "$(complete_words "$c/oplog-inspect" oplog-inspect "")" "verify summary dump export" "oplog-inspect <TAB>"
+expect "$(complete_words "$c/oplog-inspect" oplog-inspect "")" "verify summary dump export lag" "oplog-inspect <TAB>"
 expect "$(complete_words "$c/oplog-inspect" oplog-inspect --format json d)" "dump" "oplog-inspect --format json d<TAB>"
 files="$(cd "$(dirname "$0")" && complete_words "$c/quota-rebuild" quota-rebuild --policy completion_te)"
 expect "$files" "completion_test.sh" "quota-rebuild --policy completion_te<TAB> (a file)"

@@ -1,0 +1,149 @@
+#include "app/lag_command.hpp"
+
+#include "app/exit_codes.hpp"
+#include "format/oplog_batch.hpp"
+#include "inspect/snapshot_select.hpp"
+#include "reconcile/ha_metrics.hpp"
+#include "reconcile/master_client.hpp"
+#include "source/embedded_catalog.hpp"
+#include "source/oplog_keys.hpp"
+#include "source/oplog_source.hpp"
+#include "util/file_reader.hpp"
+
+namespace moonquota::app {
+
+namespace {
+
+using util::Status;
+
+constexpr std::uint64_t k_max_metrics_file_bytes = 256ULL << 20;
+
+// D: the durable prefix's last_seq.
+Status read_durable(const LagArgs& a, reconcile::Position& d) {
+  source::OpLogSelection selection;
+  selection.etcd = a.oplog_etcd;
+  selection.file = a.oplog_file;
+  selection.net.connect_timeout_ms = a.timeout_ms;
+  selection.net.read_timeout_ms = a.timeout_ms;
+  selection.net.log = a.net_log;
+  source::OpLogReadLimits limits;
+  limits.keep_values = false;
+  MQ_ASSIGN_OR_RETURN(const source::OpLogKeySet keys, source::read_oplog(selection, a.cluster_id, limits));
+  d.source = keys.origin + " " + keys.root + "durable_prefix";
+  for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
+    const std::string_view suffix = std::string_view(keys.kvs[i].key).substr(keys.root.size());
+    if (source::classify_oplog_key(suffix).kind != source::OpLogKeyClass::durable_prefix) continue;
+    std::string scratch;
+    MQ_ASSIGN_OR_RETURN(const std::string_view value, source::oplog_value(keys, i, scratch));
+    model::Findings findings;
+    auto prefix = format::decode_durable_prefix(value, findings);
+    if (!prefix.ok()) return prefix.status().with_context(d.source);
+    d.seq = prefix->last_seq;
+    return {};
+  }
+  d.note = "no durable_prefix key: nothing is durable yet";
+  d.seq = 0;
+  return {};
+}
+
+// S: the last_included_seq of the snapshot a standby bootstraps from (the catalog's latest).
+Status read_snapshot(const LagArgs& a, reconcile::Position& s) {
+  if (!a.store.store && !a.store.snapshot_dir) {
+    s.note = "no --store given";
+    return {};
+  }
+  StoreArgs store = a.store;
+  if (!store.cluster_id) store.cluster_id = a.cluster_id;
+  MQ_ASSIGN_OR_RETURN(const ResolvedStore resolved, resolve_store_args(store, {}, a.net_log));
+  const auto objects = open_selected_store(resolved);
+  MQ_ASSIGN_OR_RETURN(const inspect::SelectedSnapshot selected, inspect::select_snapshot(*objects, resolved.selection));
+  auto descriptor = source::read_descriptor(*objects, selected.snapshot_dir);
+  s.source = "snapshot " + selected.snapshot_id + " descriptor.txt";
+  if (!descriptor.ok()) return descriptor.status().with_context(s.source);
+  s.seq = descriptor->last_included_seq;
+  return {};
+}
+
+// One master's /metrics text: from its URL or a saved file.
+util::Result<std::string> metrics_text(const std::string& url, const std::string& file, const LagArgs& a,
+                                       std::string& source) {
+  if (!file.empty()) {
+    source = "file " + file;
+    return util::read_small_file(file, k_max_metrics_file_bytes);
+  }
+  MQ_ASSIGN_OR_RETURN(const reconcile::MasterAddress address, reconcile::parse_master_url(url));
+  source = address.display + "/metrics";
+  reconcile::MasterClient client(address, reconcile::HttpTimeouts{a.timeout_ms, a.timeout_ms},
+                                 reconcile::k_default_max_body_bytes, a.net_log);
+  MQ_ASSIGN_OR_RETURN(const reconcile::HttpAnswer answer, client.get("/metrics"));
+  if (answer.status != 200) { return Status::unavailable(source + " answered HTTP " + std::to_string(answer.status)); }
+  return answer.body;
+}
+
+Status read_standby(const LagArgs& a, reconcile::Position& applied) {
+  if (a.standby.empty() && a.standby_metrics.empty()) {
+    applied.note = "no --standby or --standby-metrics given";
+    return {};
+  }
+  std::string source;
+  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.standby, a.standby_metrics, a, source));
+  auto m = reconcile::read_ha_metrics(text);
+  if (!m.ok()) return m.status().with_context(source);
+  applied.source = source + " ha_oplog_applied_sequence_id";
+  if (!m->applied_sequence) {
+    applied.note = m->ha_section ? "no ha_oplog_applied_sequence_id" : "no HA section (not an HA master)";
+    return {};
+  }
+  applied.seq = m->applied_sequence;
+  if (*applied.seq == 0) applied.note = "0: also what a standby that applied nothing since its bootstrap reads";
+  return {};
+}
+
+Status read_primary(const LagArgs& a, reconcile::Position& committed) {
+  if (a.primary.empty() && a.primary_metrics.empty()) {
+    committed.note = "unknown: no --primary or --primary-metrics given";
+    return {};
+  }
+  std::string source;
+  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.primary, a.primary_metrics, a, source));
+  auto m = reconcile::read_ha_metrics(text);
+  if (!m.ok()) return m.status().with_context(source);
+  if (!m->perf_durable_sequence) {
+    committed.source = source;
+    committed.note =
+        "unknown: the primary exports no committed sequence (only a build with "
+        "MOONCAKE_ENABLE_OPLOG_PERF_METRICS exports ha_batch_record_*)";
+    return {};
+  }
+  committed.source = source + " ha_batch_record_durable_sequence + ha_batch_record_committed_queue_depth";
+  committed.seq = *m->perf_durable_sequence + m->perf_committed_queue_depth.value_or(0);
+  committed.lower_bound = true;
+  committed.note = "at least: the batch being written is not in the queue depth";
+  return {};
+}
+
+}  // namespace
+
+util::Result<LagOutcome> run_lag(const LagArgs& a) {
+  if (a.oplog_etcd.empty() && a.oplog_file.empty()) {
+    return Status::invalid_argument("lag needs the OpLog: --oplog-etcd HOST:PORT or --oplog-file FILE");
+  }
+  if (!a.standby.empty() && !a.standby_metrics.empty()) {
+    return Status::invalid_argument("--standby and --standby-metrics name one standby: give one");
+  }
+  if (!a.primary.empty() && !a.primary_metrics.empty()) {
+    return Status::invalid_argument("--primary and --primary-metrics name one primary: give one");
+  }
+  LagOutcome outcome;
+  auto& p = outcome.report.positions;
+  MQ_RETURN_IF_ERROR(read_durable(a, p.durable));
+  MQ_RETURN_IF_ERROR(read_snapshot(a, p.snapshot));
+  MQ_RETURN_IF_ERROR(read_standby(a, p.standby_applied));
+  MQ_RETURN_IF_ERROR(read_primary(a, p.primary_committed));
+  outcome.report.windows = reconcile::lag_windows(p, outcome.report.warnings);
+  outcome.report.broken_gates = reconcile::broken_gates(outcome.report.windows, a.gates);
+  outcome.exit_code = outcome.report.broken_gates.empty() ? k_exit_ok : k_exit_found;
+  return outcome;
+}
+
+}  // namespace moonquota::app

@@ -1,0 +1,62 @@
+// Failover readiness (docs/design/failover-positions.md): the four OpLog positions of a cluster,
+// each with where it was read, and the three windows between them, in entries.
+//   primary_committed P   the primary's last assigned sequence: no master exports it at 3b5a5941;
+//                         a perf build's gauges give a lower bound (durable + committed queue)
+//   durable          D    the durable prefix's last_seq (etcd or an export)
+//   standby_applied  A    the standby's ha_oplog_applied_sequence_id
+//   snapshot         S    the latest snapshot's last_included_seq
+// Windows: not_durable (D, P] (lost if the primary dies now), catch_up (A, D] (what the standby
+// must replay before it serves), snapshot_gap (S, D] (what a snapshot-only restart loses); a
+// window is unknown when one of its positions is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace moonquota::reconcile {
+
+struct Position {
+  std::optional<std::uint64_t> seq;
+  std::string source;  // "etcd 127.0.0.1:2379 /oplog/c/durable_prefix", "standby /metrics ...", ...
+  std::string note;    // why it is unknown, or what qualifies it ("at least": a lower bound)
+  bool lower_bound = false;
+};
+
+struct Window {
+  std::uint64_t from_seq = 0;  // exclusive
+  std::uint64_t to_seq = 0;    // inclusive
+  std::uint64_t entries = 0;
+};
+
+struct LagPositions {
+  Position primary_committed, durable, standby_applied, snapshot;
+};
+
+struct LagWindows {
+  std::optional<Window> not_durable, catch_up, snapshot_gap;
+};
+
+// The windows of `p`. A position past the one it should follow (a standby ahead of the durable
+// prefix, a snapshot past it) makes an empty window and a warning in `warnings`.
+[[nodiscard]] LagWindows lag_windows(const LagPositions& p, std::vector<std::string>& warnings);
+
+struct LagGates {
+  std::optional<std::uint64_t> max_catch_up_entries;
+  std::optional<std::uint64_t> max_snapshot_gap_entries;
+};
+
+// The gates broken, each as a sentence; a gate whose window is unknown is broken too (a failover
+// script cannot call unknown safe).
+[[nodiscard]] std::vector<std::string> broken_gates(const LagWindows& w, const LagGates& gates);
+
+// What `oplog-inspect lag` reports.
+struct LagReport {
+  LagPositions positions;
+  LagWindows windows;
+  std::vector<std::string> warnings;
+  std::vector<std::string> broken_gates;
+};
+
+}  // namespace moonquota::reconcile
