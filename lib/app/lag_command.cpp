@@ -65,13 +65,18 @@ Status read_snapshot(const LagArgs& a, reconcile::Position& s) {
 }
 
 // One master's /metrics text: from its URL or a saved file.
-util::Result<std::string> metrics_text(const std::string& url, const std::string& file, const LagArgs& a,
-                                       std::string& source) {
+// `who` names the flags in messages ("standby": --standby / --standby-metrics).
+util::Result<std::string> metrics_text(const std::string& url, const std::string& file, const std::string& who,
+                                       const LagArgs& a, std::string& source) {
   if (!file.empty()) {
     source = "file " + file;
-    return util::read_small_file(file, k_max_metrics_file_bytes);
+    auto text = util::read_small_file(file, k_max_metrics_file_bytes);
+    if (!text.ok()) return text.status().with_context("--" + who + "-metrics");
+    return text;
   }
-  MQ_ASSIGN_OR_RETURN(const reconcile::MasterAddress address, reconcile::parse_master_url(url));
+  auto parsed = reconcile::parse_master_url(url);
+  if (!parsed.ok()) return Status::invalid_argument("--" + who + " '" + url + "': expected http://HOST[:PORT]");
+  const reconcile::MasterAddress address = *parsed;
   source = address.display + "/metrics";
   reconcile::MasterClient client(address, reconcile::HttpTimeouts{a.timeout_ms, a.timeout_ms},
                                  reconcile::k_default_max_body_bytes, a.net_log);
@@ -86,7 +91,7 @@ Status read_standby(const LagArgs& a, reconcile::Position& applied) {
     return {};
   }
   std::string source;
-  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.standby, a.standby_metrics, a, source));
+  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.standby, a.standby_metrics, "standby", a, source));
   auto m = reconcile::read_ha_metrics(text);
   if (!m.ok()) return m.status().with_context(source);
   applied.source = source + " ha_oplog_applied_sequence_id";
@@ -105,7 +110,7 @@ Status read_primary(const LagArgs& a, reconcile::Position& committed) {
     return {};
   }
   std::string source;
-  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.primary, a.primary_metrics, a, source));
+  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.primary, a.primary_metrics, "primary", a, source));
   auto m = reconcile::read_ha_metrics(text);
   if (!m.ok()) return m.status().with_context(source);
   if (!m->perf_durable_sequence) {

@@ -119,6 +119,12 @@ TEST(OpLogLag, UsageAndDeadServices) {
   EXPECT_EQ(misplaced.exit_code, 2);
   EXPECT_NE(misplaced.err.find("--standby-metrics is lag's flag"), std::string::npos) << misplaced.err;
   EXPECT_EQ(test::run_tool("oplog-inspect", {"lag"}).exit_code, 2);
+  const auto scheme = test::run_tool("oplog-inspect", worked({"--primary", "ftp://x"}));
+  EXPECT_EQ(scheme.exit_code, 2);
+  EXPECT_NE(scheme.err.find("--primary 'ftp://x': expected http://HOST[:PORT]"), std::string::npos) << scheme.err;
+  const auto device = test::run_tool("oplog-inspect", worked({"--standby-metrics", "/dev/null"}));
+  EXPECT_EQ(device.exit_code, 3);
+  EXPECT_NE(device.err.find("--standby-metrics"), std::string::npos) << device.err;
   test::write_file(dir.path() / "bad.prom", "ha_oplog_applied_sequence_id -3\n");
   const auto bad = test::run_tool("oplog-inspect", worked({"--standby-metrics", (dir.path() / "bad.prom").string()}));
   EXPECT_EQ(bad.exit_code, 3);
