@@ -44,7 +44,10 @@ int run(int argc, char** argv) {
                      "lag: exit 1 when the standby is more entries than this behind the durable prefix"),
       app.add_option("--max-snapshot-gap-entries", lag.gates.max_snapshot_gap_entries,
                      "lag: exit 1 when the latest snapshot is more entries than this behind the durable prefix"),
-      app.add_option("--timeout-ms", lag.timeout_ms, "lag: connect and read timeout of etcd and the masters")};
+      app.add_option("--timeout-ms", lag.timeout_ms, "lag: connect and read timeout of etcd and the masters"),
+      app.add_option("--restore-time", lag.store.restore_time,
+                     "lag: the standby's bootstrap instant for the per-tenant windows (now | +DELAY | MS; default now)")
+          ->type_name("TIME")};
   mq::tools::add_s3_flags(app, lag.store.s3);
   mq::tools::add_common_flags(app, common, {"text", "json"});
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;

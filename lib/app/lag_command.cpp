@@ -1,13 +1,19 @@
 #include "app/lag_command.hpp"
 
+#include <map>
+#include <set>
+
 #include "app/exit_codes.hpp"
+#include "app/rebuild_command.hpp"
 #include "format/oplog_batch.hpp"
+#include "inspect/oplog_inspect.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "reconcile/ha_metrics.hpp"
 #include "reconcile/master_client.hpp"
 #include "source/embedded_catalog.hpp"
 #include "source/oplog_keys.hpp"
 #include "source/oplog_source.hpp"
+#include "util/elapsed.hpp"
 #include "util/file_reader.hpp"
 
 namespace moonquota::app {
@@ -18,17 +24,17 @@ using util::Status;
 
 constexpr std::uint64_t k_max_metrics_file_bytes = 256ULL << 20;
 
-// D: the durable prefix's last_seq.
-Status read_durable(const LagArgs& a, reconcile::Position& d) {
+// D: the durable prefix's last_seq; `keys` keeps the OpLog for the windows' tenants.
+Status read_durable(const LagArgs& a, reconcile::Position& d, source::OpLogKeySet& kept) {
   source::OpLogSelection selection;
   selection.etcd = a.oplog_etcd;
   selection.file = a.oplog_file;
   selection.net.connect_timeout_ms = a.timeout_ms;
   selection.net.read_timeout_ms = a.timeout_ms;
   selection.net.log = a.net_log;
-  source::OpLogReadLimits limits;
-  limits.keep_values = false;
-  MQ_ASSIGN_OR_RETURN(const source::OpLogKeySet keys, source::read_oplog(selection, a.cluster_id, limits));
+  source::OpLogReadLimits limits;  // values held: the windows' tenants read the entries again
+  MQ_ASSIGN_OR_RETURN(kept, source::read_oplog(selection, a.cluster_id, limits));
+  const source::OpLogKeySet& keys = kept;
   d.source = keys.origin + " " + keys.root + "durable_prefix";
   for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
     const std::string_view suffix = std::string_view(keys.kvs[i].key).substr(keys.root.size());
@@ -127,6 +133,84 @@ Status read_primary(const LagArgs& a, reconcile::Position& committed) {
   return {};
 }
 
+// The account table a standby serves after bootstrapping from the store and replaying the OpLog
+// up to `seq` (the promote path of quota-rebuild with --until-seq).
+util::Result<quota::AccountTable> table_at(const LagArgs& a, std::uint64_t seq, const std::string& restore_time) {
+  RebuildArgs r;
+  r.store = a.store;
+  r.store.restore_time = restore_time;  // both ends at one instant: only the window differs
+  if (!r.store.cluster_id) r.store.cluster_id = a.cluster_id;
+  r.oplog_etcd = a.oplog_etcd;
+  r.oplog_file = a.oplog_file;
+  r.until_seq = seq;
+  r.path = "promote";
+  r.timeout_ms = a.timeout_ms;
+  r.net_log = a.net_log;
+  MQ_ASSIGN_OR_RETURN(const RebuildPlan plan, plan_rebuild(r));
+  MQ_ASSIGN_OR_RETURN(RebuildOutcome outcome, run_rebuild_command(plan));
+  if (outcome.result.starts_empty()) {
+    return Status::corruption("a promotion at sequence " + std::to_string(seq) + " starts EMPTY" +
+                              (outcome.result.promote ? ": " + outcome.result.promote->validation.failure : ""));
+  }
+  return std::move(outcome.result.table);
+}
+
+// Object keys each tenant's entries touch in (from, to] (segment mounts and unmounts are not
+// object keys).
+util::Result<std::map<std::string, std::set<std::string>>> keys_touched(const source::OpLogKeySet& keys,
+                                                                        const reconcile::Window& w) {
+  std::map<std::string, std::set<std::string>> touched;
+  MQ_RETURN_IF_ERROR(inspect::dump_oplog(keys, {}, [&](const inspect::DumpedEntry& e) {
+    if (e.entry.sequence <= w.from_seq || e.entry.sequence > w.to_seq || e.segment || e.unmount) return;
+    touched[e.entry.tenant_id].insert(e.entry.key);
+  }));
+  return touched;
+}
+
+std::int64_t signed_delta(std::uint64_t to, std::uint64_t from) {
+  return to >= from ? static_cast<std::int64_t>(to - from) : -static_cast<std::int64_t>(from - to);
+}
+
+// The window per tenant: keys touched, and the promotion's table at each end compared. The tables
+// start at the snapshot: an end before it (a standby that applied nothing since it bootstrapped
+// reads 0) is taken at the snapshot, which already holds those entries.
+Status add_window_tenants(const LagArgs& a, const source::OpLogKeySet& keys, const reconcile::Position& snapshot,
+                          std::optional<reconcile::Window>& w) {
+  if (!w) return {};
+  if (!snapshot.seq) {
+    w->tenants_note = "per tenant: needs --store (the snapshot a promotion starts from)";
+    return {};
+  }
+  const std::uint64_t from = std::max(w->from_seq, *snapshot.seq);
+  const std::uint64_t to = std::max(w->to_seq, from);
+  MQ_ASSIGN_OR_RETURN(const auto touched, keys_touched(keys, *w));
+  const std::string at = a.store.restore_time.value_or(std::to_string(util::epoch_ms_now()));
+  MQ_ASSIGN_OR_RETURN(const quota::AccountTable before, table_at(a, from, at));
+  MQ_ASSIGN_OR_RETURN(const quota::AccountTable after, table_at(a, to, at));
+  std::map<std::string, reconcile::WindowTenant> rows;
+  for (const auto& [tenant, set] : touched) rows[tenant].keys = set.size();
+  const auto add = [&](const quota::AccountTable& t, int sign) {
+    for (const auto& row : t.rows) {
+      auto& r = rows[row.tenant_id];
+      r.charged_bytes_delta += sign * signed_delta(row.charged_bytes, 0);
+      r.objects_delta += sign * signed_delta(row.object_count, 0);
+    }
+  };
+  add(after, 1);
+  add(before, -1);
+  w->tenants.emplace();
+  for (auto& [tenant, r] : rows) {
+    if (r.keys == 0 && r.charged_bytes_delta == 0 && r.objects_delta == 0) continue;
+    r.tenant_id = tenant;
+    w->tenants->push_back(r);
+  }
+  if (from != w->from_seq) {
+    w->tenants_note = "per tenant from the snapshot's sequence " + std::to_string(from) +
+                      " (the entries before it are in the snapshot)";
+  }
+  return {};
+}
+
 }  // namespace
 
 util::Result<LagOutcome> run_lag(const LagArgs& a) {
@@ -141,11 +225,16 @@ util::Result<LagOutcome> run_lag(const LagArgs& a) {
   }
   LagOutcome outcome;
   auto& p = outcome.report.positions;
-  MQ_RETURN_IF_ERROR(read_durable(a, p.durable));
+  source::OpLogKeySet keys;
+  MQ_RETURN_IF_ERROR(read_durable(a, p.durable, keys));
   MQ_RETURN_IF_ERROR(read_snapshot(a, p.snapshot));
   MQ_RETURN_IF_ERROR(read_standby(a, p.standby_applied));
   MQ_RETURN_IF_ERROR(read_primary(a, p.primary_committed));
   outcome.report.windows = reconcile::lag_windows(p, outcome.report.warnings);
+  auto& w = outcome.report.windows;
+  MQ_RETURN_IF_ERROR(add_window_tenants(a, keys, p.snapshot, w.catch_up));
+  MQ_RETURN_IF_ERROR(add_window_tenants(a, keys, p.snapshot, w.snapshot_gap));
+  if (w.not_durable) w.not_durable->tenants_note = "per tenant: unknown (its entries are not in the OpLog yet)";
   outcome.report.broken_gates = reconcile::broken_gates(outcome.report.windows, a.gates);
   outcome.exit_code = outcome.report.broken_gates.empty() ? k_exit_ok : k_exit_found;
   return outcome;

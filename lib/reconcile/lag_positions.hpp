@@ -24,10 +24,21 @@ struct Position {
   bool lower_bound = false;
 };
 
+// One tenant in a window: the object keys its entries touch, and how the promotion's account
+// table moves between the window's two ends (a standby replaying the OpLog up to each).
+struct WindowTenant {
+  std::string tenant_id;
+  std::uint64_t keys = 0;
+  std::int64_t charged_bytes_delta = 0;
+  std::int64_t objects_delta = 0;
+};
+
 struct Window {
   std::uint64_t from_seq = 0;  // exclusive
   std::uint64_t to_seq = 0;    // inclusive
   std::uint64_t entries = 0;
+  std::optional<std::vector<WindowTenant>> tenants;  // by tenant id; none: not computed (tenants_note)
+  std::string tenants_note;
 };
 
 struct LagPositions {

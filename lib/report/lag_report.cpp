@@ -17,7 +17,41 @@ Json position_json(const reconcile::Position& p) {
 
 Json window_json(const std::optional<reconcile::Window>& w) {
   if (!w) return nullptr;
-  return {{"from_seq", w->from_seq}, {"to_seq", w->to_seq}, {"entries", w->entries}};
+  Json j = {{"from_seq", w->from_seq}, {"to_seq", w->to_seq}, {"entries", w->entries}};
+  if (w->tenants) {
+    Json rows = Json::array();
+    for (const auto& t : *w->tenants) {
+      Json row;
+      put_bytes(row, "tenant_id", t.tenant_id);
+      row["keys"] = t.keys;
+      row["charged_bytes_delta"] = t.charged_bytes_delta;
+      row["objects_delta"] = t.objects_delta;
+      rows.push_back(std::move(row));
+    }
+    j["tenants"] = std::move(rows);
+  } else {
+    j["tenants"] = nullptr;
+  }
+  j["tenants_note"] = w->tenants_note.empty() ? Json() : Json(w->tenants_note);
+  return j;
+}
+
+constexpr std::size_t k_text_tenants_shown = 20;
+
+void window_tenants_text(const std::optional<reconcile::Window>& w, std::ostream& out) {
+  if (!w) return;
+  if (!w->tenants_note.empty()) out << "    " << util::printable(w->tenants_note) << "\n";
+  if (!w->tenants) return;
+  std::size_t shown = 0;
+  for (const auto& t : *w->tenants) {
+    if (shown++ == k_text_tenants_shown) {
+      out << "    ... " << w->tenants->size() - k_text_tenants_shown << " more tenants (--format json lists all)\n";
+      break;
+    }
+    out << "    '" << util::printable(t.tenant_id) << "': " << t.keys << " keys, charged "
+        << (t.charged_bytes_delta >= 0 ? "+" : "") << t.charged_bytes_delta << " bytes, objects "
+        << (t.objects_delta >= 0 ? "+" : "") << t.objects_delta << "\n";
+  }
 }
 
 std::string seq_text(const reconcile::Position& p) {
@@ -66,8 +100,11 @@ void render_lag(const reconcile::LagReport& r, OutputFormat format, std::ostream
   row("S snapshot", p.snapshot);
   t.render(out);
   out << "\nnot durable (D, P]:   " << window_text(w.not_durable) << "  lost if the primary dies now\n";
+  window_tenants_text(w.not_durable, out);
   out << "catch-up (A, D]:      " << window_text(w.catch_up) << "  the standby replays it before it serves\n";
+  window_tenants_text(w.catch_up, out);
   out << "snapshot gap (S, D]:  " << window_text(w.snapshot_gap) << "  lost by a restart from the snapshot alone\n";
+  window_tenants_text(w.snapshot_gap, out);
   for (const auto& warning : r.warnings) out << "warning: " << util::printable(warning) << "\n";
   for (const auto& gate : r.broken_gates) out << "GATE: " << util::printable(gate) << "\n";
 }

@@ -46,8 +46,51 @@ TEST(OpLogLag, TheWindowsOfTheWorkedPromotion) {
   EXPECT_EQ(j["positions"]["standby_applied"]["seq"], 43);
   EXPECT_TRUE(j["positions"]["primary_committed"]["seq"].is_null());
   EXPECT_TRUE(j["windows"]["not_durable"].is_null());
-  EXPECT_EQ(j["windows"]["catch_up"], json({{"from_seq", 43}, {"to_seq", 46}, {"entries", 3}}));
-  EXPECT_EQ(j["windows"]["snapshot_gap"], json({{"from_seq", 41}, {"to_seq", 46}, {"entries", 5}}));
+  const json& catch_up = j["windows"]["catch_up"];
+  EXPECT_EQ(catch_up["from_seq"], 43);
+  EXPECT_EQ(catch_up["to_seq"], 46);
+  EXPECT_EQ(catch_up["entries"], 3);
+  // Hand-worked from the tail (oplog-format.md §18): 44 REMOVE default kv/blk-0001 (4096 bytes),
+  // 45 PUT_END tenant-b kv/blk-0002 (65536, one MEMORY replica), 46 PUT_END tenant-b
+  // kv/placeholder (no payload: a placeholder object, nothing charged).
+  EXPECT_EQ(catch_up["tenants"], json::parse(R"([
+      {"tenant_id": "default", "keys": 1, "charged_bytes_delta": -4096, "objects_delta": -1},
+      {"tenant_id": "tenant-b", "keys": 2, "charged_bytes_delta": 65536, "objects_delta": 2}])"));
+  // (41, 46] adds 42 SEGMENT_MOUNT (not an object key) and 43 PUT_END default kv/blk-0001, which
+  // 44 removes again: the key is touched, its charge comes and goes.
+  const json& gap = j["windows"]["snapshot_gap"];
+  EXPECT_EQ(gap["entries"], 5);
+  EXPECT_EQ(gap["tenants"], json::parse(R"([
+      {"tenant_id": "default", "keys": 1, "charged_bytes_delta": 0, "objects_delta": 0},
+      {"tenant_id": "tenant-b", "keys": 2, "charged_bytes_delta": 65536, "objects_delta": 2}])"));
+  EXPECT_TRUE(j["windows"]["not_durable"].is_null());
+}
+
+// Without a store there is no promotion to compare: the windows say so per tenant.
+TEST(OpLogLag, WithoutAStoreTheTenantsAreNotComputed) {
+  test::TempDir dir;
+  const auto run = test::run_tool(
+      "oplog-inspect", {"lag", "--oplog-file", test::source_path("snapshots/promote-worked/oplog.jsonl"),
+                        "--cluster-id", "prod-a", "--standby-metrics", standby_metrics(dir, 43), "--format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_TRUE(j["windows"]["catch_up"]["tenants"].is_null());
+  EXPECT_NE(j["windows"]["catch_up"]["tenants_note"].get<std::string>().find("needs --store"), std::string::npos);
+  EXPECT_TRUE(j["windows"]["snapshot_gap"].is_null());  // S unknown
+}
+
+// A standby that applied nothing since its bootstrap reads 0: the window starts before the
+// snapshot, and its tenants are counted from the snapshot (which holds the entries before it).
+TEST(OpLogLag, AStandbyAtZeroIsCountedFromTheSnapshot) {
+  test::TempDir dir;
+  const auto run = test::run_tool("oplog-inspect", worked({"--standby-metrics", standby_metrics(dir, 0),
+                                                           "--restore-time", "1795953600000", "--format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_EQ(j["windows"]["catch_up"]["entries"], 46);
+  EXPECT_EQ(j["windows"]["catch_up"]["tenants"], j["windows"]["snapshot_gap"]["tenants"]);
+  EXPECT_NE(j["windows"]["catch_up"]["tenants_note"].get<std::string>().find("from the snapshot's sequence 41"),
+            std::string::npos);
 }
 
 TEST(OpLogLag, GatesExitOneWhenExceededOrUnknown) {
