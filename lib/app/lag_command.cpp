@@ -91,15 +91,24 @@ util::Result<std::string> metrics_text(const std::string& url, const std::string
   return answer.body;
 }
 
+// One master's HA gauges from its URL or saved /metrics; none when neither flag was given.
+util::Result<std::optional<reconcile::HaMetrics>> master_ha(const std::string& url, const std::string& file,
+                                                            const std::string& who, const LagArgs& a,
+                                                            std::string& source) {
+  if (url.empty() && file.empty()) return std::optional<reconcile::HaMetrics>{};
+  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(url, file, who, a, source));
+  auto m = reconcile::read_ha_metrics(text);
+  if (!m.ok()) return m.status().with_context(source);
+  return std::optional<reconcile::HaMetrics>(*m);
+}
+
 Status read_standby(const LagArgs& a, reconcile::Position& applied) {
-  if (a.standby.empty() && a.standby_metrics.empty()) {
+  std::string source;
+  MQ_ASSIGN_OR_RETURN(const auto m, master_ha(a.standby, a.standby_metrics, "standby", a, source));
+  if (!m) {
     applied.note = "no --standby or --standby-metrics given";
     return {};
   }
-  std::string source;
-  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.standby, a.standby_metrics, "standby", a, source));
-  auto m = reconcile::read_ha_metrics(text);
-  if (!m.ok()) return m.status().with_context(source);
   applied.source = source + " ha_oplog_applied_sequence_id";
   if (!m->applied_sequence) {
     applied.note = m->ha_section ? "no ha_oplog_applied_sequence_id" : "no HA section (not an HA master)";
@@ -111,14 +120,12 @@ Status read_standby(const LagArgs& a, reconcile::Position& applied) {
 }
 
 Status read_primary(const LagArgs& a, reconcile::Position& committed) {
-  if (a.primary.empty() && a.primary_metrics.empty()) {
+  std::string source;
+  MQ_ASSIGN_OR_RETURN(const auto m, master_ha(a.primary, a.primary_metrics, "primary", a, source));
+  if (!m) {
     committed.note = "unknown: no --primary or --primary-metrics given";
     return {};
   }
-  std::string source;
-  MQ_ASSIGN_OR_RETURN(const std::string text, metrics_text(a.primary, a.primary_metrics, "primary", a, source));
-  auto m = reconcile::read_ha_metrics(text);
-  if (!m.ok()) return m.status().with_context(source);
   if (!m->perf_durable_sequence) {
     committed.source = source;
     committed.note =
