@@ -140,33 +140,47 @@ Status read_primary(const LagArgs& a, reconcile::Position& committed) {
   return {};
 }
 
-// The account table a standby serves after bootstrapping from the store and replaying the OpLog
-// up to `seq` (the promote path of quota-rebuild with --until-seq).
-util::Result<quota::AccountTable> table_at(const LagArgs& a, std::uint64_t seq, const std::string& restore_time) {
-  RebuildArgs r;
-  r.store = a.store;
-  r.store.restore_time = restore_time;  // both ends at one instant: only the window differs
-  if (!r.store.cluster_id) r.store.cluster_id = a.cluster_id;
-  r.oplog_etcd = a.oplog_etcd;
-  r.oplog_file = a.oplog_file;
-  r.until_seq = seq;
-  r.path = "promote";
-  r.timeout_ms = a.timeout_ms;
-  r.net_log = a.net_log;
-  MQ_ASSIGN_OR_RETURN(const RebuildPlan plan, plan_rebuild(r));
-  MQ_ASSIGN_OR_RETURN(RebuildOutcome outcome, run_rebuild_command(plan));
-  if (outcome.result.starts_empty()) {
-    return Status::corruption("a promotion at sequence " + std::to_string(seq) + " starts EMPTY" +
-                              (outcome.result.promote ? ": " + outcome.result.promote->validation.failure : ""));
+// The account tables a standby serves after bootstrapping from the store and replaying the OpLog
+// up to a sequence (the promote path of quota-rebuild with --until-seq), each computed once (two
+// windows share their end, D), all at one bootstrap instant: only the replay differs.
+class PromotionTables {
+ public:
+  explicit PromotionTables(const LagArgs& a)
+      : m_args(a), m_restore_time(a.store.restore_time.value_or(std::to_string(util::epoch_ms_now()))) {}
+
+  util::Result<const quota::AccountTable*> at(std::uint64_t seq) {
+    if (auto it = m_tables.find(seq); it != m_tables.end()) return &it->second;
+    RebuildArgs r;
+    r.store = m_args.store;
+    r.store.restore_time = m_restore_time;
+    if (!r.store.cluster_id) r.store.cluster_id = m_args.cluster_id;
+    r.oplog_etcd = m_args.oplog_etcd;
+    r.oplog_file = m_args.oplog_file;
+    r.until_seq = seq;
+    r.path = "promote";
+    r.timeout_ms = m_args.timeout_ms;
+    r.net_log = m_args.net_log;
+    MQ_ASSIGN_OR_RETURN(const RebuildPlan plan, plan_rebuild(r));
+    MQ_ASSIGN_OR_RETURN(RebuildOutcome outcome, run_rebuild_command(plan));
+    if (outcome.result.starts_empty()) {
+      return Status::corruption("a promotion at sequence " + std::to_string(seq) + " starts EMPTY" +
+                                (outcome.result.promote ? ": " + outcome.result.promote->validation.failure : ""));
+    }
+    return &m_tables.emplace(seq, std::move(outcome.result.table)).first->second;
   }
-  return std::move(outcome.result.table);
-}
+
+ private:
+  const LagArgs& m_args;
+  std::string m_restore_time;
+  std::map<std::uint64_t, quota::AccountTable> m_tables;
+};
+
+using TouchedKeys = std::map<std::string, std::set<std::string>>;  // tenant -> object keys
 
 // Object keys each tenant's entries touch in (from, to] (segment mounts and unmounts are not
-// object keys).
-util::Result<std::map<std::string, std::set<std::string>>> keys_touched(const source::OpLogKeySet& keys,
-                                                                        const reconcile::Window& w) {
-  std::map<std::string, std::set<std::string>> touched;
+// object keys). One walk per window: the windows' key sets are never held together.
+util::Result<TouchedKeys> keys_touched(const source::OpLogKeySet& keys, const reconcile::Window& w) {
+  TouchedKeys touched;
   MQ_RETURN_IF_ERROR(inspect::dump_oplog(keys, {}, [&](const inspect::DumpedEntry& e) {
     if (e.entry.sequence <= w.from_seq || e.entry.sequence > w.to_seq || e.segment || e.unmount) return;
     touched[e.entry.tenant_id].insert(e.entry.key);
@@ -181,19 +195,13 @@ std::int64_t signed_delta(std::uint64_t to, std::uint64_t from) {
 // The window per tenant: keys touched, and the promotion's table at each end compared. The tables
 // start at the snapshot: an end before it (a standby that applied nothing since it bootstrapped
 // reads 0) is taken at the snapshot, which already holds those entries.
-Status add_window_tenants(const LagArgs& a, const source::OpLogKeySet& keys, const reconcile::Position& snapshot,
-                          std::optional<reconcile::Window>& w) {
-  if (!w) return {};
-  if (!snapshot.seq) {
-    w->tenants_note = "per tenant: needs --store (the snapshot a promotion starts from)";
-    return {};
-  }
-  const std::uint64_t from = std::max(w->from_seq, *snapshot.seq);
-  const std::uint64_t to = std::max(w->to_seq, from);
-  MQ_ASSIGN_OR_RETURN(const auto touched, keys_touched(keys, *w));
-  const std::string at = a.store.restore_time.value_or(std::to_string(util::epoch_ms_now()));
-  MQ_ASSIGN_OR_RETURN(const quota::AccountTable before, table_at(a, from, at));
-  MQ_ASSIGN_OR_RETURN(const quota::AccountTable after, table_at(a, to, at));
+Status add_window_tenants(PromotionTables& tables, const source::OpLogKeySet& keys, std::uint64_t snapshot_seq,
+                          reconcile::Window& w) {
+  const std::uint64_t from = std::max(w.from_seq, snapshot_seq);
+  const std::uint64_t to = std::max(w.to_seq, from);
+  MQ_ASSIGN_OR_RETURN(const TouchedKeys touched, keys_touched(keys, w));
+  MQ_ASSIGN_OR_RETURN(const quota::AccountTable* before, tables.at(from));
+  MQ_ASSIGN_OR_RETURN(const quota::AccountTable* after, tables.at(to));
   std::map<std::string, reconcile::WindowTenant> rows;
   for (const auto& [tenant, set] : touched) rows[tenant].keys = set.size();
   const auto add = [&](const quota::AccountTable& t, int sign) {
@@ -203,18 +211,36 @@ Status add_window_tenants(const LagArgs& a, const source::OpLogKeySet& keys, con
       r.objects_delta += sign * signed_delta(row.object_count, 0);
     }
   };
-  add(after, 1);
-  add(before, -1);
-  w->tenants.emplace();
+  add(*after, 1);
+  add(*before, -1);
+  w.tenants.emplace();
   for (auto& [tenant, r] : rows) {
     if (r.keys == 0 && r.charged_bytes_delta == 0 && r.objects_delta == 0) continue;
     r.tenant_id = tenant;
-    w->tenants->push_back(r);
+    w.tenants->push_back(r);
   }
-  if (from != w->from_seq) {
-    w->tenants_note = "per tenant from the snapshot's sequence " + std::to_string(from) +
-                      " (the entries before it are in the snapshot)";
+  if (from != w.from_seq) {
+    w.tenants_note = "per tenant from the snapshot's sequence " + std::to_string(from) +
+                     " (the entries before it are in the snapshot)";
   }
+  return {};
+}
+
+// The known windows of the OpLog (catch-up, snapshot gap) per tenant, when a store gives the
+// snapshot a promotion starts from.
+Status add_tenants(const LagArgs& a, const source::OpLogKeySet& keys, const reconcile::Position& snapshot,
+                   reconcile::LagWindows& w) {
+  std::vector<reconcile::Window*> windows;
+  for (auto* window : {&w.catch_up, &w.snapshot_gap}) {
+    if (window->has_value()) windows.push_back(&**window);
+  }
+  if (!snapshot.seq) {
+    for (auto* window : windows)
+      window->tenants_note = "per tenant: needs --store (the snapshot a promotion starts from)";
+    return {};
+  }
+  PromotionTables tables(a);
+  for (auto* window : windows) MQ_RETURN_IF_ERROR(add_window_tenants(tables, keys, *snapshot.seq, *window));
   return {};
 }
 
@@ -239,8 +265,7 @@ util::Result<LagOutcome> run_lag(const LagArgs& a) {
   MQ_RETURN_IF_ERROR(read_primary(a, p.primary_committed));
   outcome.report.windows = reconcile::lag_windows(p, outcome.report.warnings);
   auto& w = outcome.report.windows;
-  MQ_RETURN_IF_ERROR(add_window_tenants(a, keys, p.snapshot, w.catch_up));
-  MQ_RETURN_IF_ERROR(add_window_tenants(a, keys, p.snapshot, w.snapshot_gap));
+  MQ_RETURN_IF_ERROR(add_tenants(a, keys, p.snapshot, w));
   if (w.not_durable) w.not_durable->tenants_note = "per tenant: unknown (its entries are not in the OpLog yet)";
   outcome.report.broken_gates = reconcile::broken_gates(outcome.report.windows, a.gates);
   outcome.exit_code = outcome.report.broken_gates.empty() ? k_exit_ok : k_exit_found;
