@@ -92,6 +92,12 @@ void VerdictCounts::add(Verdict v) {
   }
 }
 
+VerdictCounts count_verdicts(const std::vector<FixtureResult>& fixtures) {
+  VerdictCounts counts;
+  for (const auto& f : fixtures) counts.add(f.verdict);
+  return counts;
+}
+
 std::uint64_t VerdictCounts::failures(bool strict) const {
   return accounts_drift + master_disagrees + unreadable + (strict ? format_drift : 0);
 }

@@ -83,6 +83,8 @@ struct VerdictCounts {
   }
 };
 
+[[nodiscard]] VerdictCounts count_verdicts(const std::vector<FixtureResult>& fixtures);
+
 // One set's fixtures, checked.
 struct SetResult {
   FixtureSet set;

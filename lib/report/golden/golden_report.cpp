@@ -152,8 +152,7 @@ void render_json(const GoldenCheckReport& report, std::ostream& out) {
                         {"new", c.new_value},
                         {"line", c.line}});
     }
-    golden::VerdictCounts counts;
-    for (const auto& r : set.fixtures) counts.add(r.verdict);
+    const golden::VerdictCounts counts = golden::count_verdicts(set.fixtures);
     sets.push_back({{"name", set.set.name},
                     {"dir", set.set.dir},
                     {"fixtures", set.fixtures.size()},
@@ -245,34 +244,24 @@ void render_golden_check(const GoldenCheckReport& report, GoldenCheckFormat form
 }
 
 void render_golden_junit(const GoldenCheckReport& report, std::ostream& out) {
-  std::uint64_t tests = 0, failures = 0, errors = 0;
+  // JUnit's failures are the failing verdicts but unreadable, which is an error.
+  const auto failures = [&](const golden::VerdictCounts& c) { return c.failures(report.strict) - c.unreadable; };
+  const auto seconds = [](const std::vector<golden::FixtureResult>& fixtures) {
+    double total = 0;
+    for (const auto& r : fixtures) total += r.seconds;
+    return total;
+  };
   double total = 0;
-  for (const auto& set : report.sets) {
-    for (const auto& r : set.fixtures) {
-      ++tests;
-      total += r.seconds;
-      if (r.verdict == golden::Verdict::unreadable)
-        ++errors;
-      else if (golden::is_failure(r.verdict, report.strict))
-        ++failures;
-    }
-  }
+  for (const auto& set : report.sets) total += seconds(set.fixtures);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"snapshot-golden\" tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\""
-      << errors << "\" time=\"" << seconds_text(total) << "\">\n";
+  out << "<testsuites name=\"snapshot-golden\" tests=\"" << report.counts.total() << "\" failures=\""
+      << failures(report.counts) << "\" errors=\"" << report.counts.unreadable << "\" time=\"" << seconds_text(total)
+      << "\">\n";
   for (const auto& set : report.sets) {
-    std::uint64_t set_failures = 0, set_errors = 0;
-    double set_time = 0;
-    for (const auto& r : set.fixtures) {
-      set_time += r.seconds;
-      if (r.verdict == golden::Verdict::unreadable)
-        ++set_errors;
-      else if (golden::is_failure(r.verdict, report.strict))
-        ++set_failures;
-    }
-    out << "  <testsuite name=\"" << xml_escape(set.set.name) << "\" tests=\"" << set.fixtures.size()
-        << "\" failures=\"" << set_failures << "\" errors=\"" << set_errors << "\" skipped=\"0\" time=\""
-        << seconds_text(set_time) << "\">\n";
+    const golden::VerdictCounts counts = golden::count_verdicts(set.fixtures);
+    out << "  <testsuite name=\"" << xml_escape(set.set.name) << "\" tests=\"" << counts.total() << "\" failures=\""
+        << failures(counts) << "\" errors=\"" << counts.unreadable << "\" skipped=\"0\" time=\""
+        << seconds_text(seconds(set.fixtures)) << "\">\n";
     for (const auto& r : set.fixtures) {
       out << "    <testcase classname=\"" << xml_escape(set.set.name) << "\" name=\"" << xml_escape(r.name)
           << "\" time=\"" << seconds_text(r.seconds) << "\"";
