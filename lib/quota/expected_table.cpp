@@ -23,7 +23,7 @@ const char* expected_form_name(ExpectedForm form) {
 TableComparison compare_with_expected(const AccountTable& rebuilt, const ExpectedTable& expected) {
   TableComparison out;
   out.form = expected.form;
-  std::map<std::string, const ExpectedRow*> wanted;
+  std::map<std::string, const TenantQuotaRow*> wanted;
   for (const auto& row : expected.rows) wanted.emplace(row.tenant_id, &row);
   // A master lists only the visible rows (an explicit policy, or a charge).
   const bool visible_only = expected.form != ExpectedForm::rebuild_json;
@@ -37,7 +37,7 @@ TableComparison compare_with_expected(const AccountTable& rebuilt, const Expecte
       continue;
     }
     ++out.compared;
-    const ExpectedRow& e = *it->second;
+    const TenantQuotaRow& e = *it->second;
     const auto differ = [&](const char* field, const std::string& want, const std::string& have) {
       if (want != have) out.differences.push_back({row.tenant_id, field, want, have});
     };

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "quota/tenant_quota_row.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::quota {
@@ -25,19 +26,9 @@ inline constexpr std::size_t k_max_expected_rows = 1'000'000;
 enum class ExpectedForm { rebuild_json, master_response, bare_array };
 [[nodiscard]] const char* expected_form_name(ExpectedForm form);
 
-struct ExpectedRow {
-  std::string tenant_id;
-  std::uint64_t charged_bytes = 0;
-  std::uint64_t requested_quota_bytes = 0;
-  std::uint64_t effective_quota_bytes = 0;
-  bool admission_closed = false;
-  bool over_quota = false;
-  bool has_explicit_policy = false;
-};
-
 struct ExpectedTable {
   ExpectedForm form = ExpectedForm::bare_array;
-  std::vector<ExpectedRow> rows;  // as in the file
+  std::vector<TenantQuotaRow> rows;  // as in the file
 };
 
 struct FieldDifference {

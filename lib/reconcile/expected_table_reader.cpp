@@ -12,8 +12,8 @@ namespace {
 
 using nlohmann::json;
 using quota::ExpectedForm;
-using quota::ExpectedRow;
 using quota::ExpectedTable;
+using quota::TenantQuotaRow;
 using util::Status;
 
 // A row's members; the three amounts also under the short names of a captured table
@@ -55,9 +55,9 @@ util::Result<bool> bool_member(const json& row, const char* member, const std::s
   return it->get<bool>();
 }
 
-util::Result<ExpectedRow> row_of(const json& row, const std::string& where) {
+util::Result<TenantQuotaRow> row_of(const json& row, const std::string& where) {
   if (!row.is_object()) return bad_row(where, "not an object");
-  ExpectedRow out;
+  TenantQuotaRow out;
   const auto id = row.find("tenant_id");
   if (id == row.end() || !id->is_string()) return bad_row(where, "no tenant_id string");
   out.tenant_id = id->get<std::string>();
@@ -115,7 +115,7 @@ util::Result<ExpectedTable> parse_expected_table(const std::string& text, const 
   std::set<std::string> seen;
   for (std::size_t i = 0; i < rows->size(); ++i) {
     const std::string where = name + ": " + (member.empty() ? "" : member) + "[" + std::to_string(i) + "]";
-    MQ_ASSIGN_OR_RETURN(ExpectedRow row, row_of((*rows)[i], where));
+    MQ_ASSIGN_OR_RETURN(TenantQuotaRow row, row_of((*rows)[i], where));
     if (!seen.insert(row.tenant_id).second) {
       return Status::corruption(where + ": tenant '" + util::printable(row.tenant_id) + "' twice");
     }

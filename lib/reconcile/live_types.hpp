@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "quota/tenant_quota_row.hpp"
+
 namespace moonquota::reconcile {
 
 // How many distinct tenants one live answer (a /metrics text or a tenant list) may hold before the
@@ -19,16 +21,7 @@ namespace moonquota::reconcile {
 inline constexpr std::size_t k_default_max_tenants = 100'000;
 
 // One HttpTenantQuotaSnapshot (the JSON list row), or the six per-tenant gauges of /metrics.
-struct LiveTenant {
-  std::string tenant_id;
-  std::uint64_t requested_quota_bytes = 0;
-  std::uint64_t effective_quota_bytes = 0;
-  std::uint64_t charged_bytes = 0;
-  bool admission_closed = false;
-  bool over_quota = false;
-  bool has_explicit_policy = false;
-  bool operator==(const LiveTenant&) const = default;
-};
+using LiveTenant = quota::TenantQuotaRow;
 
 // The six per-tenant gauges of /metrics (live-master-api.md §6.2), in the master's order.
 inline constexpr std::array<std::string_view, 6> k_tenant_series_names = {
