@@ -1,7 +1,6 @@
 #include "app/golden_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -13,6 +12,7 @@
 #include "report/inspect/fingerprint_report.hpp"
 #include "report/rebuild/rebuild_report.hpp"
 #include "util/atomic_file.hpp"
+#include "util/elapsed.hpp"
 #include "util/file_reader.hpp"
 
 namespace moonquota::app {
@@ -108,33 +108,28 @@ util::Result<FixtureReading> read_fixture(const GoldenArgs& args, const golden::
   return reading;
 }
 
-util::Result<std::string> read_fixture_file(const golden::Fixture& f, const char* name) {
+util::Result<std::string> read_fixture_file(const golden::Fixture& f, const char* name, std::uint64_t max_bytes) {
   const std::string path = in_fixture(f, name);
   if (!exists(path)) return Status::not_found(std::string("no ") + name + " (snapshot-golden record writes it)");
-  auto text =
-      util::read_small_file(path, name == std::string(k_golden_fingerprint_file) ? k_max_fingerprint_file_bytes
-                                                                                 : quota::k_max_expected_file_bytes);
+  auto text = util::read_small_file(path, max_bytes);
   if (!text.ok()) return text.status().with_context(name);
   return text;
 }
 
 util::Result<quota::ExpectedTable> read_table_file(const golden::Fixture& f, const char* name) {
-  MQ_ASSIGN_OR_RETURN(const std::string text, read_fixture_file(f, name));
+  MQ_ASSIGN_OR_RETURN(const std::string text, read_fixture_file(f, name, quota::k_max_expected_file_bytes));
   return reconcile::parse_expected_table(text, name);
 }
 
 util::Result<inspect::SnapshotFingerprint> read_fingerprint_file(const golden::Fixture& f) {
-  MQ_ASSIGN_OR_RETURN(const std::string text, read_fixture_file(f, k_golden_fingerprint_file));
+  MQ_ASSIGN_OR_RETURN(const std::string text,
+                      read_fixture_file(f, k_golden_fingerprint_file, k_max_fingerprint_file_bytes));
   return report::parse_fingerprint_json(text, k_golden_fingerprint_file);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 golden::FixtureResult check_fixture(const GoldenArgs& args, const golden::Fixture& f,
                                     const std::vector<format::AllowedChange>& allowed, std::vector<bool>& used) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = util::SteadyClock::now();
   golden::FixtureResult r;
   r.name = f.name;
   r.dir = f.dir;
@@ -142,7 +137,7 @@ golden::FixtureResult check_fixture(const GoldenArgs& args, const golden::Fixtur
     r.unreadable_reason = s.message();
     r.service_unavailable = s.code() == util::StatusCode::unavailable;
     r.verdict = golden::Verdict::unreadable;
-    r.seconds = seconds_since(start);
+    r.seconds = static_cast<double>(util::ms_since(start)) / 1000.0;
     return r;
   };
   auto reading = read_fixture(args, f);
@@ -162,7 +157,7 @@ golden::FixtureResult check_fixture(const GoldenArgs& args, const golden::Fixtur
     golden::apply_allowed_changes(f.name, "master", allowed, used, *r.master, r.allowed);
   }
   r.verdict = golden::decide_verdict(r);
-  r.seconds = seconds_since(start);
+  r.seconds = static_cast<double>(util::ms_since(start)) / 1000.0;
   return r;
 }
 
