@@ -63,8 +63,10 @@ void add_history_subcommand(CLI::App& app, ReconcileFlags& f) {
   f.history->add_option("--db", h.db, "History store directory")->required();
   f.history->add_option("--tenant", f.history_tenant, "Only this tenant, one row per run");
   f.history->add_option("--since", h.since, "Runs at or after: ms since the epoch, or an age like 24h, 7d");
-  f.history->add_option("--model", h.model, "Runs of this model: live | restore (default: the model of the newest run)")
-      ->check(CLI::IsMember({"live", "restore"}));
+  f.history
+      ->add_option("--model", h.model,
+                   "Runs of this model: live | restore | promote (default: the model of the newest run)")
+      ->check(CLI::IsMember({"live", "restore", "promote"}));
   f.history->add_option("--persistence-runs", h.persistence_runs, "Consecutive runs for persistent")
       ->check(CLI::Range(1u, 1000u));
   add_common_flags(*f.history, f.history_common, {"text", "json", "html"});
@@ -77,10 +79,12 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
   app.require_subcommand(0, 1);
   auto& a = f.audit;
   add_rebuild_flags(app, a.metadata);
-  app.add_option("--model", a.model,
-                 "Expected side: live (what a running master holds for the metadata; the default) | restore (what a "
-                 "restore at --restore-time rebuilds; implied by --restore-time)")
-      ->check(CLI::IsMember({"live", "restore"}));
+  app.add_option(
+         "--model", a.model,
+         "Expected side: live (what a running master holds for the metadata; the default) | restore (what a "
+         "restore at --restore-time rebuilds; implied by --restore-time) | promote (what a standby bootstrapped at "
+         "--restore-time that replayed the OpLog would serve once promoted; needs --oplog-etcd or --oplog-file)")
+      ->check(CLI::IsMember({"live", "restore", "promote"}));
   add_live_flags(app, a.live);
   app.add_option("--tolerance-bytes", a.tolerance_bytes, "Largest |delta| still in balance");
   app.add_option("--fail-on", a.fail_on,

@@ -62,7 +62,9 @@ reconcile::LiveRequest live_request(const LiveArgs& l, const util::NetConfig& ne
 }
 
 // --model, and --restore-time, which implies the restore model; the live model has no lease filter.
+// The promote model is the restore charge on the promote path (plan_audit sets the path).
 util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a, restore::LeaseModel lease_model) {
+  if (a.model && *a.model == "promote") return restore::ChargeModel::restore;
   const bool restore_time_given = a.metadata.store.restore_time.has_value();
   if (a.model && *a.model == "live" && restore_time_given) {
     return Status::invalid_argument(
@@ -78,10 +80,27 @@ util::Result<restore::ChargeModel> audit_charge_model(const AuditArgs& a, restor
   return restore ? restore::ChargeModel::restore : restore::ChargeModel::live;
 }
 
+// --model promote: what a promotion now would serve, so the promote path, which needs the OpLog.
+util::Result<RebuildArgs> audit_metadata_args(const AuditArgs& a) {
+  RebuildArgs m = a.metadata;
+  if (!a.model || *a.model != "promote") return m;
+  if (m.oplog_etcd.empty() && m.oplog_file.empty()) {
+    return Status::invalid_argument(
+        "--model promote replays the OpLog a standby replays: give --oplog-etcd HOST:PORT or --oplog-file FILE");
+  }
+  if (m.path && *m.path != "promote") {
+    return Status::invalid_argument("--model promote and --path " + *m.path +
+                                    " conflict: a promotion bootstraps a standby and replays the OpLog");
+  }
+  m.path = "promote";
+  return m;
+}
+
 }  // namespace
 
 util::Result<AuditPlan> plan_audit(const AuditArgs& a) {
-  MQ_ASSIGN_OR_RETURN(RebuildPlan metadata, plan_rebuild(a.metadata));
+  MQ_ASSIGN_OR_RETURN(const RebuildArgs metadata_args, audit_metadata_args(a));
+  MQ_ASSIGN_OR_RETURN(RebuildPlan metadata, plan_rebuild(metadata_args));
   MQ_RETURN_IF_ERROR(check_live_args(a.live, a.service));
   if (a.service && a.metadata.explain) {
     return Status::invalid_argument("--explain is a one-shot drill-down: run it without 'serve'");

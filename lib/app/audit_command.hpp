@@ -37,7 +37,7 @@ struct LiveArgs {
 struct AuditArgs {
   RebuildArgs metadata;
   LiveArgs live;
-  std::optional<std::string> model;  // live | restore (default: restore with --restore-time, else live)
+  std::optional<std::string> model;  // live | restore | promote (default: restore with --restore-time, else live)
   std::uint64_t tolerance_bytes = 0;
   std::string fail_on = "delta";  // delta | unexplained
   std::optional<std::string> db;  // --db: the history store

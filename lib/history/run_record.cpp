@@ -6,7 +6,7 @@ RunRecord make_run_record(const reconcile::ReconcileReport& report, std::uint64_
   RunRecord run;
   run.run_at_ms = report.live.first_sample_ms.value_or(fallback_now_ms);
   run.live_source = report.live.source;
-  run.model = restore::charge_model_name(report.metadata.charge_model);
+  run.model = quota::model_name(report.metadata);
   const auto& state = report.metadata.outcome.state;
   if (state) {
     run.snapshot_id = state->snapshot_id;

@@ -25,7 +25,7 @@ struct TenantPoint {
 struct RunRecord {
   std::uint64_t run_at_ms = 0;    // the live sample time (or the run time for saved responses)
   std::string run_id;             // unique within the store; assigned by append() when empty
-  std::string model = "restore";  // restore::charge_model_name; runs recorded before models existed: restore
+  std::string model = "restore";  // quota::model_name; runs recorded before models existed: restore
   std::string live_source;
   std::string snapshot_id;  // "" when the master would start empty
   std::optional<std::int64_t> metadata_point_ms;

@@ -64,6 +64,11 @@ SnapshotPoint snapshot_point(const std::string& id, std::int64_t created_at_ms, 
 
 }  // namespace
 
+const char* model_name(const RebuildResult& result) {
+  if (result.charge_model == restore::ChargeModel::live) return "live";
+  return result.path == MasterPath::promote ? "promote" : "restore";
+}
+
 util::Result<RebuildResult> run_rebuild(source::ObjectStore& store, const RebuildRequest& request) {
   RebuildResult result;
   result.path = request.path;

@@ -76,6 +76,11 @@ struct RebuildResult {
   [[nodiscard]] bool starts_empty() const { return promote ? promote->starts_empty() : !outcome.state.has_value(); }
 };
 
+// Which model made a table (docs/accounting.md, section 11): "live" (what a running master holds),
+// "restore" (a restore at the restore time) or "promote" (a standby that bootstrapped at the restore
+// time and replayed the OpLog, then promoted).
+[[nodiscard]] const char* model_name(const RebuildResult& result);
+
 // Restores (or bootstraps the standby) from `store`, the store of `request.selection` (its
 // --store or --snapshot-dir, resolved by the caller). Path promote: standby bootstrap + OpLog replay + promotion
 // validation (restore/promote_path.hpp); a failed validation is a result (starts_empty), a fatal OpLog reader rule is

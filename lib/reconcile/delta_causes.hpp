@@ -8,9 +8,14 @@
 //   restore_drop_lease_expired  restore model: committed charge of objects a restore erases for
 //   restore_drop_non_complete   an expired lease / a non-COMPLETE replica; the master that wrote
 //                               the snapshot still charged them
-// explained = min(delta, sum of cause bytes) when delta > 0, else 0; unexplained = delta -
-// explained. A tenant absent from the metadata has no causes; one whose objects the restore all
-// erased (no account row) has its drops.
+//   promote_drop_lease_expired  promote model: the same for the standby's bootstrap (the primary
+//   promote_drop_non_complete   still charges those objects)
+// and, in the promote model only, of a negative delta (the promotion would charge more):
+//   promote_phantom_lease_ended snapshot objects whose lease ended after the standby's bootstrap
+//                               and that no OpLog entry touches (reconcile/promote_phantoms.hpp)
+// explained = min(|delta|, sum of cause bytes); unexplained = delta minus explained, towards 0.
+// Without causes explained is 0. A tenant absent from the metadata has no causes; one whose
+// objects the restore all erased (no account row) has its drops.
 #pragma once
 
 #include "reconcile/diff.hpp"

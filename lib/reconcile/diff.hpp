@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "quota/account_table.hpp"
+#include "quota/tenant_drops.hpp"
 #include "reconcile/live_source.hpp"
 
 namespace moonquota::reconcile {
@@ -48,6 +49,9 @@ inline constexpr const char* k_cause_upsert_in_flight = "upsert_in_flight";
 inline constexpr const char* k_cause_removed_awaiting_finalize = "removed_awaiting_finalize";
 inline constexpr const char* k_cause_restore_drop_lease_expired = "restore_drop_lease_expired";
 inline constexpr const char* k_cause_restore_drop_non_complete = "restore_drop_non_complete";
+inline constexpr const char* k_cause_promote_drop_lease_expired = "promote_drop_lease_expired";
+inline constexpr const char* k_cause_promote_drop_non_complete = "promote_drop_non_complete";
+inline constexpr const char* k_cause_promote_phantom = "promote_phantom_lease_ended";
 
 struct TenantDiff {
   std::string tenant_id;
@@ -78,9 +82,14 @@ struct VerdictCounts {
   std::uint64_t max_abs_unexplained_bytes = 0;
 };
 
+struct PromotePhantoms;
+
 // Context that turns a bare delta into an explanation.
 struct DiffContext {
   restore::ChargeModel model = restore::ChargeModel::restore;
+  bool promote = false;                       // the promote model: the restore charge on the promote path
+  const quota::DropTable* drops = nullptr;    // promote: what the standby's bootstrap dropped, per tenant
+  const PromotePhantoms* phantoms = nullptr;  // promote: snapshot objects whose lease ended since
   std::uint64_t tolerance_bytes = 0;
   std::optional<std::int64_t> metadata_age_ms;  // live sample time - metadata point time
   std::uint64_t metadata_capacity_bytes = 0;

@@ -37,6 +37,11 @@ void live_over(const TenantDiff& d, std::vector<std::string>& out) {
 }
 
 void live_under(const DiffContext& ctx, std::vector<std::string>& out) {
+  if (ctx.promote) {
+    out.push_back(
+        "snapshot objects the primary evicted or removed without an OpLog entry: give --restore-time at the "
+        "standby's bootstrap to count those whose lease ended since");
+  }
   if (ctx.metadata_starts_empty)
     out.push_back("the modelled restore starts EMPTY: compare the table a restore would serve");
   out.push_back("objects removed or evicted since the metadata point");
@@ -49,9 +54,13 @@ void live_under(const DiffContext& ctx, std::vector<std::string>& out) {
 
 std::vector<std::string> likely_causes(const TenantDiff& d, const DiffContext& ctx) {
   std::vector<std::string> out;
-  // The metadata's causes explain the whole positive delta: nothing is left to advise on.
-  const bool fully_explained = d.delta_bytes > 0 && d.unexplained_bytes == 0;
-  if (fully_explained && (d.verdict == Verdict::live_over || d.verdict == Verdict::missing_metadata)) return out;
+  // The metadata's causes explain the whole delta: nothing is left to advise on. (A negative delta
+  // has causes in the promote model only.)
+  const bool fully_explained = d.delta_bytes != 0 && !d.causes.empty() && d.unexplained_bytes == 0;
+  if (fully_explained &&
+      (d.verdict == Verdict::live_over || d.verdict == Verdict::live_under || d.verdict == Verdict::missing_metadata)) {
+    return out;
+  }
   switch (d.verdict) {
     case Verdict::match: return out;
     case Verdict::live_over:
@@ -74,6 +83,11 @@ std::vector<std::string> likely_causes(const TenantDiff& d, const DiffContext& c
       out.push_back("a policy on the live master that is not in the policy file given here");
       break;
     case Verdict::flags_mismatch:
+      if (ctx.promote && ctx.metadata_capacity_bytes == 0) {
+        out.push_back(
+            "after a promotion the effective quotas read 0 until clients remount their segments (capacity "
+            "failover, the promote model's default): the promoted master serves 0 until then");
+      }
       if (ctx.live_capacity_bytes && *ctx.live_capacity_bytes != ctx.metadata_capacity_bytes) {
         out.push_back("capacity drift: metadata capacity " + std::to_string(ctx.metadata_capacity_bytes) +
                       " bytes, live gauge " + std::to_string(*ctx.live_capacity_bytes) + " (rerun with --capacity " +

@@ -1,5 +1,6 @@
 #include "reconcile/reconcile_run.hpp"
 
+#include "util/elapsed.hpp"
 #include "util/time_text.hpp"
 
 namespace moonquota::reconcile {
@@ -11,8 +12,10 @@ constexpr std::uint64_t k_restore_after_sample_slack_ms = 60'000;
 
 }  // namespace
 
-ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std::uint64_t tolerance_bytes) {
+ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std::uint64_t tolerance_bytes,
+                        std::optional<PromotePhantoms> phantoms) {
   ReconcileReport report;
+  report.phantoms = std::move(phantoms);
   report.metadata = std::move(metadata);
   report.live = std::move(live);
   report.tolerance_bytes = tolerance_bytes;
@@ -46,6 +49,9 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
   ctx.metadata_starts_empty = report.metadata.starts_empty();
   if (state) ctx.tallies = &state->tenants;
   if (report.metadata.promote) ctx.tallies = &report.metadata.promote->validation.tenants;
+  ctx.promote = std::string_view(quota::model_name(report.metadata)) == "promote";
+  if (ctx.promote) ctx.drops = &report.metadata.drops;
+  if (report.phantoms) ctx.phantoms = &*report.phantoms;
   report.tenants = diff_tenants(report.metadata.table, report.live.tenants, ctx);
   report.counts = count_verdicts(report.tenants);
   return report;
@@ -54,7 +60,12 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
 util::Result<ReconcileReport> run_reconcile(source::ObjectStore& store, const ReconcileRequest& request) {
   MQ_ASSIGN_OR_RETURN(auto metadata, quota::run_rebuild(store, request.metadata));
   MQ_ASSIGN_OR_RETURN(auto live, collect_live(request.live));
-  return compare(std::move(metadata), std::move(live), request.tolerance_bytes);
+  std::optional<PromotePhantoms> phantoms;
+  if (std::string_view(quota::model_name(metadata)) == "promote") {
+    const std::uint64_t until_ms = live.first_sample_ms.value_or(util::epoch_ms_now());
+    MQ_ASSIGN_OR_RETURN(phantoms, promote_phantoms(store, request.metadata, metadata, until_ms));
+  }
+  return compare(std::move(metadata), std::move(live), request.tolerance_bytes, std::move(phantoms));
 }
 
 }  // namespace moonquota::reconcile

@@ -42,6 +42,12 @@ namespace moonquota::report {
     return "live: what a running master holds for this metadata (size x COMPLETE MEMORY replicas of every object, "
            "nothing erased)";
   }
+  if (r.metadata.path == quota::MasterPath::promote) {
+    return "promote at " + std::to_string(r.metadata.restore_time_ms) +
+           " ms: what a standby that bootstrapped then from the latest snapshot and replayed the OpLog would serve "
+           "once promoted (its bootstrap erases lease-expired and non-COMPLETE objects; objects it loaded stay, "
+           "whatever the primary evicts later)";
+  }
   if (r.metadata.lease_model == restore::LeaseModel::keep) {
     return "restore at " + std::to_string(r.metadata.restore_time_ms) +
            " ms, lease model keep: what a master that restored this metadata and ignored leases would rebuild "

@@ -24,7 +24,7 @@ ordered_json optional_json(const std::optional<std::uint64_t>& v) {
 ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   const ordered_json rebuild = rebuild_report_json(r.metadata);
   ordered_json m = rebuild["source"];
-  m["model"] = restore::charge_model_name(r.metadata.charge_model);
+  m["model"] = quota::model_name(r.metadata);
   m["lease_model"] = restore::lease_model_name(r.metadata.lease_model);  // the live model applies no lease filter
   // The restore time is an input of the restore model only.
   m["restore_time_ms"] = r.metadata.charge_model == restore::ChargeModel::restore
@@ -40,6 +40,14 @@ ordered_json metadata_json(const reconcile::ReconcileReport& r) {
   m["candidates"] = rebuild["candidates"];
   // The age at the restore time: the restore model only (the live model has none).
   m["snapshot"] = snapshot_point_json(r.metadata, r.metadata.charge_model == restore::ChargeModel::restore);
+  if (r.phantoms) {  // the promote model only
+    const auto& p = *r.phantoms;
+    m["phantoms"] = {{"computed", p.computed},
+                     {"bootstrap_ms", p.bootstrap_ms},
+                     {"until_ms", p.until_ms},
+                     {"tenants", p.tenants.size()},
+                     {"note", p.note.empty() ? ordered_json(nullptr) : ordered_json(p.note)}};
+  }
   return m;
 }
 
@@ -149,7 +157,7 @@ ordered_json reconcile_report_head(const reconcile::ReconcileReport& r, const hi
   }
   j["summary"] = std::move(summary);
   j["tenants"] = k_tenants_placeholder;
-  j["model"] = restore::charge_model_name(r.metadata.charge_model);  // after the contract's fields
+  j["model"] = quota::model_name(r.metadata);  // after the contract's fields
   j["lease_model"] = restore::lease_model_name(r.metadata.lease_model);
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.live.findings) {
@@ -159,7 +167,7 @@ ordered_json reconcile_report_head(const reconcile::ReconcileReport& r, const hi
   j["live_findings"] = std::move(findings);
   if (r.metadata.explain) j["explain"] = explain_json(*r.metadata.explain, explain_model_text(r.metadata));
   if (trends != nullptr) {
-    j["history"] = {{"model", restore::charge_model_name(r.metadata.charge_model)},
+    j["history"] = {{"model", quota::model_name(r.metadata)},
                     {"runs", trends->run_times_ms.size()},
                     {"persistence_runs", trends->persistence_runs}};
   }

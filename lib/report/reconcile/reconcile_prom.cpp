@@ -16,8 +16,8 @@ std::string escape_label(const std::string& raw) { return reconcile::label_value
 
 // Every per-tenant series carries the model that made its expected side, and the cluster.
 std::string tenant_labels(const reconcile::ReconcileReport& r, const std::string& tenant, const std::string& cluster) {
-  return "{tenant_id=\"" + escape_label(tenant) + "\",model=\"" + restore::charge_model_name(r.metadata.charge_model) +
-         "\",cluster=\"" + escape_label(cluster) + "\"}";
+  return "{tenant_id=\"" + escape_label(tenant) + "\",model=\"" + quota::model_name(r.metadata) + "\",cluster=\"" +
+         escape_label(cluster) + "\"}";
 }
 
 // The labels of a series with no other label.
@@ -92,8 +92,8 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
       "1 for the tenant's verdict (match, live_over, live_under, missing_live, missing_metadata, flags_mismatch)");
   for (const auto& d : r.tenants) {
     out << k_reconcile_prefix << "verdict{tenant_id=\"" << escape_label(d.tenant_id) << "\",model=\""
-        << restore::charge_model_name(r.metadata.charge_model) << "\",verdict=\"" << reconcile::verdict_name(d.verdict)
-        << "\"" << cluster_last(cluster) << " 1\n";
+        << quota::model_name(r.metadata) << "\",verdict=\"" << reconcile::verdict_name(d.verdict) << "\""
+        << cluster_last(cluster) << " 1\n";
   }
   if (trends != nullptr) {
     per_tenant(out, r, cluster, "persistent",
@@ -113,7 +113,7 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
   gauge_family(out, k_reconcile_prefix, "tenants", "Tenants per verdict");
   for (int v = 0; v < reconcile::k_verdict_count; ++v) {
     out << k_reconcile_prefix << "tenants{verdict=\"" << reconcile::verdict_name(static_cast<reconcile::Verdict>(v))
-        << "\",model=\"" << restore::charge_model_name(r.metadata.charge_model) << "\"" << cluster_last(cluster) << " "
+        << "\",model=\"" << quota::model_name(r.metadata) << "\"" << cluster_last(cluster) << " "
         << r.counts.by_verdict[v] << "\n";
   }
   gauge_family(
@@ -121,9 +121,8 @@ void render_reconcile_prom_tenants(const reconcile::ReconcileReport& r, const hi
       "The model of the expected side (live: a running master; restore: a restore at a time) and its lease model "
       "(upstream: lease-expired objects erased at restore; keep: leases ignored; the live model has no lease "
       "filter)");
-  out << k_reconcile_prefix << "model{model=\"" << restore::charge_model_name(r.metadata.charge_model)
-      << "\",lease_model=\"" << restore::lease_model_name(r.metadata.lease_model) << "\"" << cluster_last(cluster)
-      << " 1\n";
+  out << k_reconcile_prefix << "model{model=\"" << quota::model_name(r.metadata) << "\",lease_model=\""
+      << restore::lease_model_name(r.metadata.lease_model) << "\"" << cluster_last(cluster) << " 1\n";
   gauge_family(out, k_reconcile_prefix, "tolerance_bytes", "Tolerance used for the verdicts (bytes)");
   out << k_reconcile_prefix << "tolerance_bytes" << cluster_only(cluster) << " " << r.tolerance_bytes << "\n";
   gauge_family(out, k_reconcile_prefix, "samples", "Live samples taken");

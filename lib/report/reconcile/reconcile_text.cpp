@@ -48,6 +48,15 @@ void render_header(const reconcile::ReconcileReport& r, std::ostream& out) {
   }
   out << ", capacity " << r.metadata.table.capacity_bytes << " bytes ("
       << quota::capacity_mode_name(r.metadata.capacity.mode) << ")\n";
+  if (r.phantoms) {
+    out << "phantoms:  "
+        << (r.phantoms->computed ? util::counted(r.phantoms->tenants.size(), "tenant", "tenants") +
+                                       " with snapshot objects whose lease ended between the bootstrap (" +
+                                       std::to_string(r.phantoms->bootstrap_ms) + " ms) and the live sample (" +
+                                       std::to_string(r.phantoms->until_ms) + " ms) that no OpLog entry touches"
+                                 : "not counted: " + r.phantoms->note)
+        << "\n";
+  }
   out << "policy:    "
       << (r.metadata.policy_source.empty() ? "none: every tenant with objects is an orphan" : r.metadata.policy_source)
       << "\n";
@@ -158,7 +167,7 @@ void render_reconcile_text(const reconcile::ReconcileReport& r, const history::T
       << " bytes\n";
   if (trends != nullptr) {
     out << "history:   " << trends->run_times_ms.size() << " run(s) recorded under the "
-        << restore::charge_model_name(r.metadata.charge_model)
+        << quota::model_name(r.metadata)
         << " model; persistent = unexplained remainder outside tolerance with one sign for " << trends->persistence_runs
         << " consecutive runs\n";
   }
