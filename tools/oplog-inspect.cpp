@@ -1,10 +1,14 @@
 // oplog-inspect: offline inspection of a Mooncake HA OpLog (etcd or an export file): verify,
 // summary, dump, export (app/oplog_command.hpp says what each does).
+#include <sstream>
 #include "app/lag_command.hpp"
 #include "app/oplog_command.hpp"
+
+#include "report/lag_prom.hpp"
 #include "report/lag_report.hpp"
 #include "s3_flags.hpp"
 #include "tool_common.hpp"
+#include "util/elapsed.hpp"
 
 namespace mq = moonquota;
 
@@ -33,6 +37,7 @@ int run(int argc, char** argv) {
   app.add_option("--key-prefix", args.filter.key_prefix, "dump: only keys with this prefix");
   // lag: the positions of a failover (app/lag_command.hpp)
   mq::app::LagArgs lag;
+  std::string lag_cluster;
   std::vector<CLI::Option*> lag_only = {
       app.add_option("--store", lag.store.store, "lag: the snapshot store (S: the latest snapshot's sequence)"),
       app.add_option("--snapshot-dir", lag.store.snapshot_dir, "lag: one snapshot directory instead of a store"),
@@ -42,6 +47,15 @@ int run(int argc, char** argv) {
       app.add_option("--primary-metrics", lag.primary_metrics, "lag: a saved /metrics of the primary"),
       app.add_option("--max-catch-up-entries", lag.gates.max_catch_up_entries,
                      "lag: exit 1 when the standby is more entries than this behind the durable prefix"),
+      app.add_option("--max-catch-up-seconds", lag.gates.max_catch_up_seconds,
+                     "lag: exit 1 when the standby applied the durable position of more than this many seconds ago "
+                     "(needs --db)"),
+      app.add_option("--db", lag.db, "lag: history store (RocksDB directory): record this reading, tell seconds"),
+      app.add_option("--cluster", lag_cluster,
+                     "lag: the cluster label of the Prometheus series (default: --cluster-id)")
+          ->check([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); }),
+      app.add_option("--sampled-at", lag.sampled_at_ms,
+                     "lag: when saved inputs were read (ms since the epoch; default now; files only)"),
       app.add_option("--max-snapshot-gap-entries", lag.gates.max_snapshot_gap_entries,
                      "lag: exit 1 when the latest snapshot is more entries than this behind the durable prefix"),
       app.add_option("--timeout-ms", lag.timeout_ms, "lag: connect and read timeout of etcd and the masters"),
@@ -49,7 +63,7 @@ int run(int argc, char** argv) {
                      "lag: the standby's bootstrap instant for the per-tenant windows (now | +DELAY | MS; default now)")
           ->type_name("TIME")};
   mq::tools::add_s3_flags(app, lag.store.s3);
-  mq::tools::add_common_flags(app, common, {"text", "json"});
+  mq::tools::add_common_flags(app, common, {"text", "json", "prom"});
   if (int rc = mq::tools::parse_command_line(app, argc, argv); rc >= 0) return rc;
   mq::tools::setup_logging(common);
   if (args.command == "lag") {
@@ -58,10 +72,23 @@ int run(int argc, char** argv) {
     lag.oplog_file = args.oplog_file;
     lag.net_log = mq::tools::net_log();
     const auto format = mq::tools::output_format(common);
+    const std::string cluster = mq::tools::cluster_label(app);
     auto outcome = mq::app::run_lag(lag);
-    if (!outcome.ok()) return mq::tools::fail(k_tool, outcome.status());
+    if (!outcome.ok()) {
+      // With --format prom a failed reading is a textfile too, so the sampling alert fires.
+      return mq::tools::fail_with_report(k_tool, common, outcome.status(), [&](int rc, const std::string& message) {
+        std::ostringstream text;
+        mq::report::render_lag_prom_failure(lag.sampled_at_ms.value_or(mq::util::epoch_ms_now()), rc, message, cluster,
+                                            text);
+        return text.str();
+      });
+    }
     auto written = mq::tools::emit_report(common, [&](std::ostream& out) {
-      mq::report::render_lag(outcome->report, format, out);
+      if (format == mq::report::OutputFormat::prom) {
+        mq::report::render_lag_prom(outcome->report, cluster, out);
+      } else {
+        mq::report::render_lag(outcome->report, format, out);
+      }
       return mq::util::Status{};
     });
     if (!written.ok()) return mq::tools::fail(k_tool, written);
@@ -73,6 +100,10 @@ int run(int argc, char** argv) {
     }
   }
   if (app.get_option("--format")->count() > 0) args.format = mq::tools::output_format(common);
+  if (args.format == mq::report::OutputFormat::prom) {
+    return mq::tools::fail(
+        k_tool, mq::util::Status::invalid_argument("--format prom is lag's: " + args.command + " writes text or json"));
+  }
   args.net_log = mq::tools::net_log();
   auto plan = mq::app::plan_oplog(args);
   if (!plan.ok()) return mq::tools::fail(k_tool, plan.status());

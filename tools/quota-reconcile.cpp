@@ -128,7 +128,7 @@ int run(int argc, char** argv) {
   if (f.audit.service) f.audit.metadata.net_log = tools::net_log(true);
   auto plan = mq::app::plan_audit(f.audit);
   if (!plan.ok()) return fail_run(plan.status());
-  if (f.serve->parsed()) return tools::run_serve(f.serve_flags, std::move(*plan), cluster);
+  if (f.serve->parsed()) return tools::run_serve(f.serve_flags, f.audit.metadata, std::move(*plan), cluster);
   return run_once(f, *plan, cluster);
 }
 

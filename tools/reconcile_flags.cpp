@@ -116,6 +116,11 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
       ->add_option("--every", f.serve_flags.every,
                    "Interval between audits: a number and ms, s, m, h or d (30s, 5m, 1d)")
       ->type_name("DURATION");
+  f.serve->add_option("--standby", f.serve_flags.standby,
+                      "With an OpLog: the hot standby's admin URL, sampled after every audit for the failover "
+                      "gauges (moonquota_ha_*)");
+  f.serve->add_option("--primary", f.serve_flags.primary,
+                      "With an OpLog: the primary's admin URL, for its committed sequence (a perf-metrics build)");
   f.serve->footer(k_serve_footer);
   // doctor also takes every audit flag: it tries what they name.
   f.doctor =

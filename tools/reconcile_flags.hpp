@@ -16,6 +16,8 @@ namespace moonquota::tools {
 struct ServeFlags {
   std::string listen = "127.0.0.1:9464";
   std::string every = "5m";
+  std::string standby;  // --standby URL: the hot standby's applied sequence (with an OpLog)
+  std::string primary;  // --primary URL: a perf build's committed sequence (with an OpLog)
 };
 
 struct ReconcileFlags {

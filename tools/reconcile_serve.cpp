@@ -29,15 +29,45 @@ void log_serve_line(service::LogLevel level, const std::string& message) {
   }
 }
 
+// With an OpLog, every audit is followed by a sampling of the OpLog positions (oplog-inspect lag's,
+// into the audit's --db): the failover gauges.
+util::Result<std::optional<app::LagArgs>> serve_lag_args(const ServeFlags& flags, const app::RebuildArgs& metadata,
+                                                         const std::string& db) {
+  const bool oplog = !metadata.oplog_etcd.empty() || !metadata.oplog_file.empty();
+  if (!oplog) {
+    if (!flags.standby.empty() || !flags.primary.empty()) {
+      return util::Status::invalid_argument(std::string(flags.standby.empty() ? "--primary" : "--standby") +
+                                            " samples OpLog positions: give the OpLog (--oplog-etcd or --oplog-file)");
+    }
+    return std::optional<app::LagArgs>{};
+  }
+  app::LagArgs lag;
+  if (metadata.store.cluster_id) lag.cluster_id = *metadata.store.cluster_id;
+  lag.oplog_etcd = metadata.oplog_etcd;
+  lag.oplog_file = metadata.oplog_file;
+  lag.store = metadata.store;
+  lag.store.restore_time.reset();  // the windows' promotions bootstrap at each sampling
+  lag.standby = flags.standby;
+  lag.primary = flags.primary;
+  lag.db = db;
+  lag.timeout_ms = metadata.timeout_ms;
+  lag.net_log = metadata.net_log;
+  return std::optional<app::LagArgs>(std::move(lag));
+}
+
 }  // namespace
 
-int run_serve(const ServeFlags& flags, app::AuditPlan plan, const std::string& cluster) {
+int run_serve(const ServeFlags& flags, const app::RebuildArgs& metadata, app::AuditPlan plan,
+              const std::string& cluster) {
   auto every = service::parse_duration_ms(flags.every, "--every");
   if (!every.ok()) return fail(k_serve_tool, every.status());
+  auto lag = serve_lag_args(flags, metadata, plan.config.db);
+  if (!lag.ok()) return fail(k_serve_tool, lag.status());
   auto listen = service::parse_listen_address(flags.listen, "--listen");
   if (!listen.ok()) return fail(k_serve_tool, listen.status());
   service::ServeConfig config;
   config.audit = std::move(plan.config);
+  config.ha = std::move(*lag);
   config.cluster = cluster;
   config.interval_ms = *every;
   config.listen = *listen;

@@ -11,6 +11,7 @@ namespace moonquota::tools {
 
 // Returns the exit code: 0 when stopped by a signal, 2 on a bad --every/--listen, 4 when --listen
 // cannot be bound.
-int run_serve(const ServeFlags& flags, app::AuditPlan plan, const std::string& cluster);
+int run_serve(const ServeFlags& flags, const app::RebuildArgs& metadata, app::AuditPlan plan,
+              const std::string& cluster);
 
 }  // namespace moonquota::tools

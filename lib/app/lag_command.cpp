@@ -6,6 +6,7 @@
 #include "app/exit_codes.hpp"
 #include "app/rebuild_command.hpp"
 #include "format/oplog_batch.hpp"
+#include "history/history_store.hpp"
 #include "inspect/oplog_inspect.hpp"
 #include "inspect/snapshot_select.hpp"
 #include "reconcile/ha_metrics.hpp"
@@ -244,9 +245,32 @@ Status add_tenants(const LagArgs& a, const source::OpLogKeySet& keys, const reco
   return {};
 }
 
-}  // namespace
+// With --db: this reading becomes a sample, and the samples of the last week give the ages.
+Status add_history(const LagArgs& a, reconcile::LagReport& r) {
+  if (a.db.empty()) {
+    for (auto* w : {&r.windows.catch_up, &r.windows.snapshot_gap}) {
+      if (w->has_value()) (*w)->age_note = "seconds need --db (the positions sampled over time)";
+    }
+    return {};
+  }
+  r.sampled_history = true;
+  MQ_ASSIGN_OR_RETURN(const auto store, history::HistoryStore::open(a.db));
+  const std::string cluster = a.history_cluster.empty() ? a.cluster_id : a.history_cluster;
+  const auto& p = r.positions;
+  MQ_RETURN_IF_ERROR(
+      store->append_lag_sample(cluster, {r.sampled_at_ms, p.durable.seq, p.standby_applied.seq, p.snapshot.seq}));
+  const std::uint64_t since = r.sampled_at_ms > k_lag_history_ms ? r.sampled_at_ms - k_lag_history_ms : 0;
+  MQ_ASSIGN_OR_RETURN(const auto samples, store->lag_samples(cluster, since));
+  // Samples later than this reading (a --sampled-at in the past) are not part of its history.
+  std::vector<reconcile::LagSample> before;
+  for (const auto& s : samples) {
+    if (s.at_ms <= r.sampled_at_ms) before.push_back(s);
+  }
+  reconcile::add_sampled_ages(r, before);
+  return {};
+}
 
-util::Result<LagOutcome> run_lag(const LagArgs& a) {
+Status check_lag_args(const LagArgs& a) {
   if (a.oplog_etcd.empty() && a.oplog_file.empty()) {
     return Status::invalid_argument("lag needs the OpLog: --oplog-etcd HOST:PORT or --oplog-file FILE");
   }
@@ -256,7 +280,24 @@ util::Result<LagOutcome> run_lag(const LagArgs& a) {
   if (!a.primary.empty() && !a.primary_metrics.empty()) {
     return Status::invalid_argument("--primary and --primary-metrics name one primary: give one");
   }
+  if (a.gates.max_catch_up_seconds && a.db.empty()) {
+    return Status::invalid_argument(
+        "--max-catch-up-seconds needs --db DIR: the OpLog has no timestamps, seconds come from sampled positions");
+  }
+  if (a.sampled_at_ms && (!a.oplog_etcd.empty() || !a.standby.empty() || !a.primary.empty())) {
+    return Status::invalid_argument(
+        "--sampled-at dates saved inputs (--oplog-file, --standby-metrics, --primary-metrics): live sources are "
+        "read now");
+  }
+  return {};
+}
+
+}  // namespace
+
+util::Result<LagOutcome> run_lag(const LagArgs& a) {
+  MQ_RETURN_IF_ERROR(check_lag_args(a));
   LagOutcome outcome;
+  outcome.report.sampled_at_ms = a.sampled_at_ms.value_or(util::epoch_ms_now());
   auto& p = outcome.report.positions;
   source::OpLogKeySet keys;
   MQ_RETURN_IF_ERROR(read_durable(a, p.durable, keys));
@@ -267,6 +308,7 @@ util::Result<LagOutcome> run_lag(const LagArgs& a) {
   auto& w = outcome.report.windows;
   MQ_RETURN_IF_ERROR(add_tenants(a, keys, p.snapshot, w));
   if (w.not_durable) w.not_durable->tenants_note = "per tenant: unknown (its entries are not in the OpLog yet)";
+  MQ_RETURN_IF_ERROR(add_history(a, outcome.report));
   outcome.report.broken_gates = reconcile::broken_gates(outcome.report.windows, a.gates);
   outcome.exit_code = outcome.report.broken_gates.empty() ? k_exit_ok : k_exit_found;
   return outcome;

@@ -29,6 +29,15 @@ std::string hex16(std::uint64_t v) {
 
 std::string run_key(const RunRecord& r) { return "run/" + hex16(r.run_at_ms) + "/" + r.run_id; }
 std::string tenant_prefix(const std::string& tenant) { return "tenant/" + util::to_hex(tenant) + "/"; }
+std::string lag_prefix(const std::string& cluster) { return "ha/" + util::to_hex(cluster) + "/"; }
+
+json optional_seq(const std::optional<std::uint64_t>& seq) { return seq ? json(*seq) : json(nullptr); }
+
+std::optional<std::uint64_t> seq_from(const json& j, const char* name) {
+  const json& v = j.at(name);
+  if (v.is_null()) return std::nullopt;
+  return v.get<std::uint64_t>();
+}
 
 json point_json(const TenantPoint& p) {
   return {{"t", p.tenant_id},
@@ -221,6 +230,39 @@ util::Result<std::vector<HistoryStore::TimedPoint>> HistoryStore::tenant_points(
       tp.point = point_from(json::parse(it->value().ToString()));
       tp.point.tenant_id = tenant_id;
       out.push_back(std::move(tp));
+    } catch (const std::exception& e) {
+      return util::Status::corruption("history key " + util::printable(key) + ": " + e.what());
+    }
+  }
+  MQ_RETURN_IF_ERROR(from_rocks(it->status(), "history store " + m_impl->dir));
+  return out;
+}
+
+util::Status HistoryStore::append_lag_sample(const std::string& cluster, const reconcile::LagSample& sample) {
+  const json j = {{"durable", optional_seq(sample.durable)},
+                  {"standby_applied", optional_seq(sample.standby_applied)},
+                  {"snapshot", optional_seq(sample.snapshot)}};
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  return from_rocks(m_impl->db->Put(w, lag_prefix(cluster) + hex16(sample.at_ms), j.dump()),
+                    "history store " + m_impl->dir + ": cannot record the OpLog positions");
+}
+
+util::Result<std::vector<reconcile::LagSample>> HistoryStore::lag_samples(const std::string& cluster,
+                                                                          std::uint64_t since_ms) const {
+  std::vector<reconcile::LagSample> out;
+  const std::string prefix = lag_prefix(cluster);
+  std::unique_ptr<rocksdb::Iterator> it(m_impl->db->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix + hex16(since_ms)); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string key = it->key().ToString();
+    try {
+      const json j = json::parse(it->value().ToString());
+      reconcile::LagSample s;
+      s.at_ms = std::stoull(key.substr(prefix.size()), nullptr, 16);
+      s.durable = seq_from(j, "durable");
+      s.standby_applied = seq_from(j, "standby_applied");
+      s.snapshot = seq_from(j, "snapshot");
+      out.push_back(s);
     } catch (const std::exception& e) {
       return util::Status::corruption("history key " + util::printable(key) + ": " + e.what());
     }

@@ -4,6 +4,9 @@
 //   "meta/schema"                              -> "moonquota-history/1"
 //   "run/<run_at_ms: 16 hex>/<run_id>"         -> the whole RunRecord
 //   "tenant/<hex(tenant_id)>/<run_at_ms: 16 hex>/<run_id>" -> that run's TenantPoint
+//   "ha/<hex(cluster)>/<at_ms: 16 hex>"        -> a sample of the OpLog positions (oplog-inspect lag
+//                                                 --db, serve with an OpLog): {"durable", "standby_applied",
+//                                                 "snapshot"}, each a sequence or null
 // A run is written as ONE WriteBatch with sync=true: after append() returns OK the run survives a
 // crash or power loss, and a process killed at any point leaves either the whole run or none of it
 // (RocksDB's WAL replays whole batches only). Earlier runs are never rewritten.
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "history/run_record.hpp"
+#include "reconcile/lag_positions.hpp"
 #include "util/status.hpp"
 
 namespace moonquota::history {
@@ -46,6 +50,13 @@ class HistoryStore {
   };
   [[nodiscard]] util::Result<std::vector<TimedPoint>> tenant_points(const std::string& tenant_id,
                                                                     std::uint64_t since_ms = 0) const;
+
+  // Records one sample of cluster `cluster`'s OpLog positions, durably (a sample of the same
+  // millisecond replaces it). Errors: io_error.
+  [[nodiscard]] util::Status append_lag_sample(const std::string& cluster, const reconcile::LagSample& sample);
+  // The cluster's samples at or after `since_ms`, oldest first. Errors: corruption naming the key.
+  [[nodiscard]] util::Result<std::vector<reconcile::LagSample>> lag_samples(const std::string& cluster,
+                                                                            std::uint64_t since_ms) const;
 
  private:
   struct Impl;

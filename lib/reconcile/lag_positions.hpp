@@ -33,10 +33,21 @@ struct WindowTenant {
   std::int64_t objects_delta = 0;
 };
 
+// How long ago the durable prefix stood where a window starts ("the standby applied the durable
+// position of N seconds ago", as PostgreSQL's replay_lag): now minus the newest sample whose
+// durable position is at or before the window's start. When every sample is past it, the age is
+// at least now minus the oldest sample (lower_bound).
+struct WindowAge {
+  std::uint64_t ms = 0;
+  bool lower_bound = false;
+};
+
 struct Window {
   std::uint64_t from_seq = 0;  // exclusive
   std::uint64_t to_seq = 0;    // inclusive
   std::uint64_t entries = 0;
+  std::optional<WindowAge> age;                      // catch_up and snapshot_gap, from sampled history (--db)
+  std::string age_note;                              // why the age is unknown
   std::optional<std::vector<WindowTenant>> tenants;  // by tenant id; none: not computed (tenants_note)
   std::string tenants_note;
 };
@@ -55,6 +66,7 @@ struct LagWindows {
 
 struct LagGates {
   std::optional<std::uint64_t> max_catch_up_entries;
+  std::optional<std::uint64_t> max_catch_up_seconds;
   std::optional<std::uint64_t> max_snapshot_gap_entries;
 };
 
@@ -62,12 +74,34 @@ struct LagGates {
 // script cannot call unknown safe).
 [[nodiscard]] std::vector<std::string> broken_gates(const LagWindows& w, const LagGates& gates);
 
+// The positions at one wall-clock instant (the OpLog has no timestamps): what the history keeps
+// (--db) so that positions can be told in seconds.
+struct LagSample {
+  std::uint64_t at_ms = 0;
+  std::optional<std::uint64_t> durable, standby_applied, snapshot;
+  bool operator==(const LagSample&) const = default;
+};
+
+// When the durable prefix last moved: the oldest sample of the newest run of samples holding
+// today's durable position (lower_bound: that run reaches back to the oldest sample read).
+struct DurableAdvance {
+  std::uint64_t at_ms = 0;
+  bool lower_bound = false;
+};
+
 // What `oplog-inspect lag` reports.
 struct LagReport {
+  std::uint64_t sampled_at_ms = 0;
   LagPositions positions;
   LagWindows windows;
+  bool sampled_history = false;                    // --db: the windows' ages were asked for
+  std::optional<DurableAdvance> durable_advanced;  // with sampled history
   std::vector<std::string> warnings;
   std::vector<std::string> broken_gates;
 };
+
+// The ages of the catch-up and snapshot-gap windows and when the durable prefix last advanced,
+// from `samples` (oldest first; the report's own sample among them), at `report.sampled_at_ms`.
+void add_sampled_ages(LagReport& report, const std::vector<LagSample>& samples);
 
 }  // namespace moonquota::reconcile

@@ -3,6 +3,7 @@
 #include "report/inspect/inspect_json.hpp"
 #include "util/text_encoding.hpp"
 #include "util/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace moonquota::report {
 
@@ -33,6 +34,9 @@ Json window_json(const std::optional<reconcile::Window>& w) {
     j["tenants"] = nullptr;
   }
   j["tenants_note"] = w->tenants_note.empty() ? Json() : Json(w->tenants_note);
+  j["age_ms"] = w->age ? Json(w->age->ms) : Json();
+  j["age_lower_bound"] = w->age && w->age->lower_bound;
+  j["age_note"] = w->age_note.empty() ? Json() : Json(w->age_note);
   return j;
 }
 
@@ -65,6 +69,15 @@ std::string window_text(const std::optional<reconcile::Window>& w) {
          "]";
 }
 
+// "    the standby applied the durable position of 0h 01m 05s ago (65000 ms)" (or "more than"), or
+// why unknown; nothing without --db.
+std::string age_text(const reconcile::LagReport& r, const std::optional<reconcile::Window>& w, const char* who) {
+  if (!w || !r.sampled_history) return "";
+  if (!w->age) return w->age_note.empty() ? "" : "    seconds: unknown (" + util::printable(w->age_note) + ")\n";
+  return std::string("    ") + who + " the durable position of " + (w->age->lower_bound ? "more than " : "") +
+         util::hms_text(static_cast<std::int64_t>(w->age->ms)) + " ago (" + std::to_string(w->age->ms) + " ms)\n";
+}
+
 }  // namespace
 
 void render_lag(const reconcile::LagReport& r, OutputFormat format, std::ostream& out) {
@@ -73,10 +86,14 @@ void render_lag(const reconcile::LagReport& r, OutputFormat format, std::ostream
   if (format == OutputFormat::json) {
     Json j;
     j["schema"] = k_lag_schema;
+    j["sampled_at_ms"] = r.sampled_at_ms;
     j["positions"] = {{"primary_committed", position_json(p.primary_committed)},
                       {"durable", position_json(p.durable)},
                       {"standby_applied", position_json(p.standby_applied)},
                       {"snapshot", position_json(p.snapshot)}};
+    j["durable_advanced"] = r.durable_advanced ? Json{{"at_ms", r.durable_advanced->at_ms},
+                                                      {"lower_bound", r.durable_advanced->lower_bound}}
+                                               : Json();
     j["windows"] = {{"not_durable", window_json(w.not_durable)},
                     {"catch_up", window_json(w.catch_up)},
                     {"snapshot_gap", window_json(w.snapshot_gap)}};
@@ -102,9 +119,15 @@ void render_lag(const reconcile::LagReport& r, OutputFormat format, std::ostream
   out << "\nnot durable (D, P]:   " << window_text(w.not_durable) << "  lost if the primary dies now\n";
   window_tenants_text(w.not_durable, out);
   out << "catch-up (A, D]:      " << window_text(w.catch_up) << "  the standby replays it before it serves\n";
+  out << age_text(r, w.catch_up, "the standby applied");
   window_tenants_text(w.catch_up, out);
   out << "snapshot gap (S, D]:  " << window_text(w.snapshot_gap) << "  lost by a restart from the snapshot alone\n";
+  out << age_text(r, w.snapshot_gap, "the snapshot holds");
   window_tenants_text(w.snapshot_gap, out);
+  if (r.durable_advanced) {
+    out << "durable prefix last advanced " << (r.durable_advanced->lower_bound ? "at or before " : "at ")
+        << util::utc_iso8601(static_cast<std::int64_t>(r.durable_advanced->at_ms)) << "\n";
+  }
   for (const auto& warning : r.warnings) out << "warning: " << util::printable(warning) << "\n";
   for (const auto& gate : r.broken_gates) out << "GATE: " << util::printable(gate) << "\n";
 }

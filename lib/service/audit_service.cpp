@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "app/exit_codes.hpp"
 #include "service/duration.hpp"
 #include "service/latest_snapshot.hpp"
 #include "util/elapsed.hpp"
@@ -124,6 +125,27 @@ void AuditService::audit(RunTrigger trigger) {
     log(LogLevel::error, head + " failed (exit " + std::to_string(outcome.exit_code) + "): " + outcome.error);
   }
   m_state.record(std::move(outcome));
+  if (m_config.ha) sample_positions();
+}
+
+void AuditService::sample_positions() {
+  HaSample sample;
+  sample.at_ms = util::epoch_ms_now();
+  auto lag = app::run_lag(*m_config.ha);
+  if (lag.ok()) {
+    sample.report = std::move(lag->report);
+    const auto& w = sample.report->windows;
+    log(LogLevel::debug,
+        "OpLog positions sampled: catch-up " +
+            (w.catch_up ? std::to_string(w.catch_up->entries) + " entries" : std::string("unknown")) +
+            ", snapshot gap " +
+            (w.snapshot_gap ? std::to_string(w.snapshot_gap->entries) + " entries" : std::string("unknown")));
+  } else {
+    sample.exit_code = app::exit_code_for(lag.status());
+    sample.error = lag.status().message();
+    log(LogLevel::warn, "OpLog positions not sampled (exit " + std::to_string(sample.exit_code) + "): " + sample.error);
+  }
+  m_state.record_ha(std::move(sample));
 }
 
 }  // namespace moonquota::service

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/audit_command.hpp"
+#include "app/lag_command.hpp"
 #include "service/audit_scheduler.hpp"
 #include "service/endpoints.hpp"
 #include "service/http_server.hpp"
@@ -29,6 +30,8 @@ struct ServeConfig {
   std::string cluster = "default";
   BuildInfo build;
   Log log;  // may be empty
+  // With an OpLog: the positions sampled after every audit (app/lag_command), as moonquota_ha_*.
+  std::optional<app::LagArgs> ha;
 };
 
 // How often the catalog's latest pointer is read between audits: min(interval, 10 s).
@@ -65,6 +68,7 @@ class AuditService {
  private:
   AuditService(ServeConfig config, std::unique_ptr<source::ObjectStore> store);
   void audit(RunTrigger trigger);
+  void sample_positions();  // after an audit, with an OpLog
   [[nodiscard]] std::optional<std::string> probe_latest();
   void log(LogLevel level, const std::string& message) const;
 

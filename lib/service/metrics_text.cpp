@@ -1,6 +1,7 @@
 #include "service/metrics_text.hpp"
 
 #include "reconcile/prometheus_text.hpp"
+#include "report/lag_prom.hpp"
 #include "report/prom_text.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 
@@ -84,6 +85,13 @@ void render_service_metrics(const StateView& view, const BuildInfo& build, const
              "When the newest successful audit finished (Unix seconds): the age of the per-tenant series");
     w.sample("moonquota_reconcile_last_success_timestamp_seconds", "",
              report::prom_seconds(static_cast<std::int64_t>(*view.last_success_ms)));
+  }
+  if (view.ha) {
+    if (view.ha->report) {
+      report::render_lag_prom(*view.ha->report, cluster, out);
+    } else {
+      report::render_lag_prom_failure(view.ha->at_ms, view.ha->exit_code, view.ha->error, cluster, out);
+    }
   }
   if (!view.compared) return;
   const auto& report = view.compared->report;

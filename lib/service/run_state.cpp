@@ -18,6 +18,12 @@ void RunState::record(app::RunOutcome outcome) {
   m_view.last = std::move(outcome);
 }
 
+void RunState::record_ha(HaSample sample) {
+  auto shared = std::make_shared<const HaSample>(std::move(sample));
+  std::lock_guard lock(m_mutex);
+  m_view.ha = std::move(shared);
+}
+
 StateView RunState::view() const {
   std::lock_guard lock(m_mutex);
   return m_view;

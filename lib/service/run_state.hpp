@@ -10,8 +10,17 @@
 #include <optional>
 
 #include "app/audit_command.hpp"
+#include "reconcile/lag_positions.hpp"
 
 namespace moonquota::service {
+
+// The newest sampling of the OpLog positions (serve with an OpLog).
+struct HaSample {
+  std::uint64_t at_ms = 0;
+  int exit_code = 0;
+  std::string error;                           // when it failed
+  std::optional<reconcile::LagReport> report;  // when it succeeded
+};
 
 struct StateView {
   std::optional<app::RunOutcome> last;                              // the newest finished run
@@ -19,12 +28,14 @@ struct StateView {
   std::optional<std::uint64_t> last_success_ms;                     // when the newest run of result ok/drift finished
   std::array<std::uint64_t, app::k_run_result_count> runs_total{};  // by app::RunResult
   bool running = false;                                             // an audit is in progress
+  std::shared_ptr<const HaSample> ha;                               // with an OpLog, after the first audit
 };
 
 class RunState {
  public:
   void started();
   void record(app::RunOutcome outcome);
+  void record_ha(HaSample sample);
   [[nodiscard]] StateView view() const;  // a copy: the reports are shared, never copied
 
  private:

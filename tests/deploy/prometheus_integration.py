@@ -9,7 +9,9 @@
    tests, deploy.prometheus_rules).
 3. Polls /api/v1/alerts (deadlines, no fixed sleeps) until MoonquotaDriftBeyondTolerance fires for
    acme, MoonquotaMasterWouldStartEmpty fires, and MoonquotaSnapshotTooOld fires (the bundled
-   store's snapshot is days old); checks /api/v1/rules (every rule healthy);
+   store's snapshot is days old), and the failover alerts from `oplog-inspect lag --format prom`:
+   MoonquotaStandbyLagging (a standby 400 s behind, dated by the samples of --db) and
+   MoonquotaStandbyPositionUnknown (a cluster sampled without its standby); checks /api/v1/rules (every rule healthy);
    rewrites the file from an audit without drift and waits for the drift alert to resolve.
 4. Runs every query of the Grafana dashboard (panels and variables) through /api/v1/query.
 
@@ -179,10 +181,30 @@ try:
     if 'moonquota_rebuild_master_starts_empty{path="restore",cluster="cell-a"} 1' not in rebuild_text:
         fail("the rebuild textfile does not say the master starts EMPTY:\n" + rebuild_text)
 
+    # The failover gauges of `oplog-inspect lag --format prom`: cluster prod-a's standby (43) has
+    # applied the durable position (46) of 400 s ago, by the samples of its --db (saved inputs dated
+    # with --sampled-at); cluster blind-cell is sampled without a standby.
+    pw = os.path.join(source_dir, "snapshots/promote-worked")
+    standby_prom = os.path.join(work, "standby.prom")
+    open(standby_prom, "w").write("ha_oplog_applied_sequence_id 43\n")
+    lag_path = os.path.join(work, "lag.prom")
+    lag_db = os.path.join(work, "lag-db")
+    for at in (1795953600000, 1795954000000):
+        run_tool(["oplog-inspect", "lag", "--oplog-file", os.path.join(pw, "oplog.jsonl"), "--cluster-id", "prod-a",
+                  "--standby-metrics", standby_prom, "--db", lag_db, "--sampled-at", str(at), "--format", "prom",
+                  "--output", lag_path], 0)
+    lag_text = open(lag_path).read()
+    if 'moonquota_ha_window_seconds{window="catch_up",cluster="prod-a"} 400.000' not in lag_text:
+        fail("the lag textfile has no 400 s catch-up age:\n" + lag_text)
+    blind_path = os.path.join(work, "blind.prom")
+    run_tool(["oplog-inspect", "lag", "--oplog-file", os.path.join(pw, "oplog.jsonl"), "--cluster-id", "prod-a",
+              "--cluster", "blind-cell", "--format", "prom", "--output", blind_path], 0)
+    lag_text += open(blind_path).read()
+
     # --- scrape target and Prometheus -----------------------------------------------------------
     www = os.path.join(work, "www")
     os.mkdir(www)
-    publish(drift_text + rebuild_text)
+    publish(drift_text + rebuild_text + lag_text)
     file_port = free_port()
     procs.append(subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", www,
                                    str(file_port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
@@ -237,6 +259,13 @@ try:
                  lambda: firing("MoonquotaDriftBeyondTolerance", tenant_id="acme", cluster="serve-cell"))
         wait_for("serve /healthz answers 200", lambda: urllib.request.urlopen(
             f"http://127.0.0.1:{serve_port}/healthz", timeout=5).status == 200)
+    wait_for("MoonquotaStandbyLagging fires for prod-a (400 s behind)",
+             lambda: firing("MoonquotaStandbyLagging", cluster="prod-a"))
+    wait_for("MoonquotaStandbyPositionUnknown fires for blind-cell (no standby read)",
+             lambda: firing("MoonquotaStandbyPositionUnknown", cluster="blind-cell"))
+    if firing("MoonquotaStandbyPositionUnknown", cluster="prod-a") or firing("MoonquotaStandbyLagging",
+                                                                             cluster="blind-cell"):
+        fail("a failover alert fires for the wrong cluster")
     others = [a["labels"]["tenant_id"] for a in firing("MoonquotaDriftBeyondTolerance")]
     if set(others) != {"acme"}:
         fail(f"MoonquotaDriftBeyondTolerance fires for {others}, expected only acme")
@@ -252,7 +281,7 @@ try:
         print(f"{count} rules loaded, all healthy", flush=True)
 
     # --- the drift resolves ---------------------------------------------------------------------
-    publish(audit(drift=False) + rebuild_text)
+    publish(audit(drift=False) + rebuild_text + lag_text)
     wait_for("MoonquotaDriftBeyondTolerance resolves",
              lambda: not firing("MoonquotaDriftBeyondTolerance", cluster=RECONCILE_CLUSTER) and api(
                  "/api/v1/query", {"query": 'moonquota_reconcile_delta_bytes{tenant_id="acme",job="moonquota-0"}'})

@@ -60,6 +60,17 @@ mutations = [
     ("MoonquotaMasterWouldStartEmpty", "expr", "== 1", ">= 0"),
     ("MoonquotaSnapshotTooOld", "expr", "> 1500", "> 1499"),
     ("MoonquotaSnapshotTooOld", "for", "5m", "4m"),
+    ("MoonquotaStandbyLagging", "for", "10m", "9m"),
+    ("MoonquotaStandbyLagging", "expr", "> 10000", "> 9999"),
+    ("MoonquotaStandbyLagging", "expr", "> 300", "> 299"),
+    ("MoonquotaStandbyPositionUnknown", "for", "15m", "14m"),
+    ("MoonquotaStandbyPositionUnknown", "expr", "== 1", ">= 0"),
+    ("MoonquotaDurablePrefixStalled", "expr", "offset 15m", "offset 14m"),
+    ("MoonquotaDurablePrefixStalled", "expr", "[15m])) > 0)\n  or", "[15m])) >= 0)\n  or"),
+    ("MoonquotaSnapshotGapTooLarge", "for", "30m", "29m"),
+    ("MoonquotaSnapshotGapTooLarge", "expr", "> 1000000", "> 999999"),
+    ("MoonquotaSnapshotGapTooLarge", "expr", "{position=\"snapshot\"} > 0", "{position=\"snapshot\"} >= 0"),
+    ("MoonquotaHaSamplingFailing", "for", "10m", "9m"),
 ]
 bad = 0
 for alert, field, old, new in mutations:
@@ -74,7 +85,8 @@ for alert, field, old, new in mutations:
         print(f"mutation {alert} {field} {old!r}: applies to {hits} rules, expected 1"); bad = 1; continue
     yaml.safe_dump(mutated, open(f"{work}/moonquota-rules.yml", "w"), sort_keys=False)
     r = subprocess.run(["promtool", "test", "rules"] + [f"{work}/tests/{t}" for t in
-                       ("audit.yml", "leak_drift.yml", "rebuild_snapshot.yml")], capture_output=True, text=True)
+                       ("audit.yml", "leak_drift.yml", "rebuild_snapshot.yml", "ha_lag.yml")],
+                       capture_output=True, text=True)
     if r.returncode == 0:
         print(f"mutation {alert} {field}: {old!r} -> {new!r} passes the unit tests"); bad = 1
     else:

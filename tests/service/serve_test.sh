@@ -8,7 +8,9 @@
 #      per-tenant series stay; the master restarted on its port: success again;
 #   4. a taken port is exit 4 naming the address; bad flags are exit 2;
 #   5. SIGTERM: exit 0 within a bound;
-#   6. with --every 1h, a new latest snapshot named by the catalog starts an audit.
+#   6. with --every 1h, a new latest snapshot named by the catalog starts an audit;
+#   7. with an OpLog and --standby: the failover gauges after every audit, their seconds from
+#      the samples of --db, and a dead standby as a failed sampling.
 # Every wait polls with a deadline. Needs curl (scripts/setup.sh): without it the test is skipped
 # (77), or fails under CI=true.
 # Usage: serve_test.sh TOOLS_DIR SOURCE_DIR
@@ -225,6 +227,44 @@ follow_pid="$serve_pid"
 kill -TERM "$follow_pid"
 wait_exit "$follow_pid" 15
 [[ "$rc" == 0 ]] || fail "SIGTERM (follow): exit $rc"
+
+# --- 7. with an OpLog and a standby: the failover gauges (moonquota_ha_*) after every audit ------------
+pw=snapshots/promote-worked
+pw_snapshot="$pw/store/mooncake_master_snapshot/prod-a/20261129_120000_000"
+"$tools/master-stand-in" --snapshot-dir "$pw_snapshot" --restore-time 1795953600000 --ha-applied-sequence 43 \
+  >"$work/ha.url" 2>"$work/ha.err" &
+ha_pid=$!
+pids+=("$ha_pid")
+for _ in $(seq 1 400); do [[ -s "$work/ha.url" ]] && break; sleep 0.05; done
+ha_url="$(head -n 1 "$work/ha.url")"
+start_serve ha --store "$pw/store" --cluster-id prod-a --oplog-file "$pw/oplog.jsonl" --master "$ha_url" \
+  --standby "$ha_url" --listen 127.0.0.1:0 --every 1s --db "$work/ha-db" --timeout-ms 500 --retries 1
+poll_metrics '^moonquota_ha_window_entries\{window="catch_up",cluster="prod-a"\} 3$' ||
+  fail "serve with an OpLog: no catch-up window of 3 entries"
+for line in 'moonquota_ha_position_sequence{position="durable",cluster="prod-a"} 46' \
+  'moonquota_ha_position_sequence{position="standby_applied",cluster="prod-a"} 43' \
+  'moonquota_ha_position_sequence{position="snapshot",cluster="prod-a"} 41' \
+  'moonquota_ha_window_entries{window="snapshot_gap",cluster="prod-a"} 5' \
+  'moonquota_ha_window_tenant_charged_bytes_delta{window="catch_up",tenant_id="tenant-b",cluster="prod-a"} 65536' \
+  'moonquota_ha_last_sample_success{cluster="prod-a"} 1'; do
+  grep -qxF "$line" "$work/body" || fail "serve with an OpLog: /metrics lacks '$line'"
+done
+# The seconds come from the samples --db keeps: a second audit dates the standby's position.
+poll_metrics '^moonquota_ha_window_seconds\{window="catch_up",cluster="prod-a"\} [0-9]' ||
+  fail "serve with an OpLog: no catch-up seconds after two samplings"
+# The standby gone: the sampling fails (the audit too: it is the same stand-in), and says why.
+{ kill -9 "$ha_pid"; wait "$ha_pid"; } 2>/dev/null
+poll_metrics '^moonquota_ha_last_sample_success\{cluster="prod-a"\} 0$' ||
+  fail "serve with an OpLog: a dead standby does not make the sampling fail"
+grep -q '^moonquota_ha_last_error_info{exit_code="4",message=' "$work/body" || fail "no ha last_error_info"
+kill -TERM "$serve_pid"
+wait_exit "$serve_pid" 15
+[[ "$rc" == 0 ]] || fail "SIGTERM (ha): exit $rc"
+timeout 15 "$tools/quota-reconcile" serve "${meta[@]}" --master "$master_url" --standby http://127.0.0.1:1 \
+  >/dev/null 2>"$work/bad.err"
+rc=$?
+[[ "$rc" == 2 ]] && grep -q -- "--standby samples OpLog positions" "$work/bad.err" ||
+  fail "serve --standby without an OpLog: exit $rc ($(cat "$work/bad.err"))"
 
 if ((failures > 0)); then
   echo "--- serve stderr (tail)"; tail -n 20 "$work/main.err"

@@ -148,6 +148,127 @@ TEST(OpLogLag, TheDurablePrefixFromARealEtcd) {
   EXPECT_EQ(j["windows"]["snapshot_gap"]["entries"], 5);
 }
 
+// Seconds from sampled history (--db), hand-worked on saved inputs dated with --sampled-at: the
+// durable prefix stays at 46; the standby is at 43 at T, catches up to 46 at T+60 s, falls back to
+// 43 at T+120 s (a restarted standby).
+TEST(OpLogLag, SecondsFromSampledPositions) {
+  test::TempDir dir;
+  const std::string db = (dir.path() / "db").string();
+  const auto reading = [&](std::uint64_t applied, std::uint64_t at_ms, std::vector<std::string> extra = {}) {
+    auto args = worked({"--standby-metrics", standby_metrics(dir, applied), "--db", db, "--sampled-at",
+                        std::to_string(at_ms), "--restore-time", "1795953600000", "--format", "json"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_tool("oplog-inspect", args);
+  };
+  constexpr std::uint64_t t = 1795953600000;
+  const auto first = reading(43, t);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json j1 = json::parse(first.out);
+  EXPECT_TRUE(j1["windows"]["catch_up"]["age_ms"].is_null());  // one sample: nothing to date it by
+  EXPECT_NE(j1["windows"]["catch_up"]["age_note"].get<std::string>().find("no earlier sample"), std::string::npos);
+  EXPECT_EQ(j1["durable_advanced"], json::parse(R"({"at_ms": 1795953600000, "lower_bound": true})"));
+  const json j2 = json::parse(reading(46, t + 60'000).out);
+  EXPECT_EQ(j2["windows"]["catch_up"]["entries"], 0);
+  EXPECT_EQ(j2["windows"]["catch_up"]["age_ms"], 0);  // caught up
+  // The snapshot (41) is behind every sample of the durable position (46): at least 60 s.
+  EXPECT_EQ(j2["windows"]["snapshot_gap"]["age_ms"], 60'000);
+  EXPECT_TRUE(j2["windows"]["snapshot_gap"]["age_lower_bound"].get<bool>());
+  const auto third = reading(43, t + 120'000, {"--max-catch-up-seconds", "100"});
+  EXPECT_EQ(third.exit_code, 1);  // more than 120 s: over 100
+  const json j3 = json::parse(third.out);
+  EXPECT_EQ(j3["windows"]["catch_up"]["age_ms"], 120'000);
+  EXPECT_TRUE(j3["windows"]["catch_up"]["age_lower_bound"].get<bool>());
+  EXPECT_EQ(j3["broken_gates"][0],
+            "--max-catch-up-seconds 100: the standby applied the durable position of more "
+            "than 120 s ago");
+  // 200 s is not exceeded, but "more than 120 s" is not known to be within it either: unknown.
+  const auto unknown = reading(43, t + 120'000, {"--max-catch-up-seconds", "200"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.out.find("the catch-up age is unknown (at least 120 s"), std::string::npos) << unknown.out;
+  // A reading dated before the others sees only the samples up to it.
+  const json early = json::parse(reading(43, t + 30'000).out);
+  EXPECT_EQ(early["windows"]["catch_up"]["age_ms"], 30'000);
+  // The textfile says the same.
+  auto prom_args = worked({"--standby-metrics", standby_metrics(dir, 43), "--db", db, "--sampled-at",
+                           std::to_string(t + 180'000), "--format", "prom"});
+  const auto prom = test::run_tool("oplog-inspect", prom_args);
+  ASSERT_EQ(prom.exit_code, 0) << prom.err;
+  EXPECT_NE(prom.out.find("moonquota_ha_window_seconds{window=\"catch_up\",cluster=\"prod-a\"} 180.000\n"),
+            std::string::npos)
+      << prom.out;
+  EXPECT_NE(prom.out.find("moonquota_ha_position_sequence{position=\"standby_applied\",cluster=\"prod-a\"} 43\n"),
+            std::string::npos);
+  EXPECT_NE(prom.out.find("moonquota_ha_window_tenant_charged_bytes_delta{window=\"catch_up\",tenant_id=\"tenant-b\","
+                          "cluster=\"prod-a\"} 65536\n"),
+            std::string::npos);
+  EXPECT_NE(prom.out.find("moonquota_ha_last_sample_success{cluster=\"prod-a\"} 1\n"), std::string::npos);
+}
+
+TEST(OpLogLag, SecondsUsageAndAFailedReadingAsATextfile) {
+  test::TempDir dir;
+  const auto no_db = test::run_tool("oplog-inspect", worked({"--max-catch-up-seconds", "5"}));
+  EXPECT_EQ(no_db.exit_code, 2);
+  EXPECT_NE(no_db.err.find("--max-catch-up-seconds needs --db"), std::string::npos) << no_db.err;
+  const auto live = test::run_tool("oplog-inspect", worked({"--standby", "http://127.0.0.1:1", "--sampled-at", "5"}));
+  EXPECT_EQ(live.exit_code, 2);
+  EXPECT_NE(live.err.find("--sampled-at dates saved inputs"), std::string::npos) << live.err;
+  const auto other = test::run_tool(
+      "oplog-inspect",
+      {"summary", "--oplog-file", test::source_path("snapshots/promote-worked/oplog.jsonl"), "--format", "prom"});
+  EXPECT_EQ(other.exit_code, 2);
+  const std::string out = (dir.path() / "lag.prom").string();
+  const auto dead = test::run_tool("oplog-inspect", worked({"--standby", "http://127.0.0.1:1", "--timeout-ms", "300",
+                                                            "--format", "prom", "--output", out}));
+  EXPECT_EQ(dead.exit_code, 4);
+  const std::string text = test::read_file(out);
+  EXPECT_NE(text.find("moonquota_ha_last_sample_success{cluster=\"prod-a\"} 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("moonquota_ha_last_error_info{exit_code=\"4\",message=\""), std::string::npos) << text;
+}
+
+// A real etcd whose OpLog grows between two readings: the standby stays at 46 while the durable
+// prefix moves to 47, so it applied the durable position of the first reading.
+TEST(OpLogLag, TheOpLogGrowsInEtcdWhileSampled) {
+  MQ_REQUIRE_SERVICE(etcd, "ETCD_PORT");
+  test::TempDir dir;
+  const std::string cluster = "lag-grow-" + std::to_string(::getpid());
+  json scenario = json::parse(test::read_file(test::source_path("snapshots/promote-worked/scenario.json")));
+  scenario["cluster_id"] = cluster;
+  scenario["oplog"]["cluster_id"] = cluster;
+  const auto forge = [&](const json& s) {
+    test::write_file(dir.path() / "scenario.json", s.dump());
+    return test::run_tool("snapshot-forge", {(dir.path() / "scenario.json").string(), "--out",
+                                             (dir.path() / "store").string(), "--oplog-etcd", etcd, "--force", "-q"});
+  };
+  ASSERT_EQ(forge(scenario).exit_code, 0);
+  const std::string db = (dir.path() / "db").string();
+  const auto reading = [&] {
+    return test::run_tool("oplog-inspect", {"lag", "--oplog-etcd", etcd, "--cluster-id", cluster, "--standby-metrics",
+                                            standby_metrics(dir, 46), "--db", db, "--format", "json"});
+  };
+  const auto first = reading();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json j1 = json::parse(first.out);
+  EXPECT_EQ(j1["positions"]["durable"]["seq"], 46);
+  ::usleep(1'200'000);
+  scenario["oplog"]["batches"].push_back(json::parse(R"({"entries": [
+      {"op": "PUT_END", "tenant": "tenant-b", "key": "kv/blk-0003", "payload_form": "type_literal",
+       "object": {"client_first": 1, "client_second": 2, "size": 4096,
+                  "replicas": [{"id": 15, "kind": "MEMORY", "size": 4096, "address": 139888630431744,
+                                "endpoint": "seg-node1", "status": "COMPLETE"}]}}]})"));
+  ASSERT_EQ(forge(scenario).exit_code, 0);
+  const auto second = reading();
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json j2 = json::parse(second.out);
+  EXPECT_EQ(j2["positions"]["durable"]["seq"], 47);
+  EXPECT_EQ(j2["windows"]["catch_up"]["entries"], 1);
+  const std::uint64_t t1 = j1["sampled_at_ms"], t2 = j2["sampled_at_ms"];
+  EXPECT_EQ(j2["windows"]["catch_up"]["age_ms"], t2 - t1);  // the durable position of the first reading
+  EXPECT_GE(t2 - t1, 1200u);
+  EXPECT_FALSE(j2["windows"]["catch_up"]["age_lower_bound"].get<bool>());
+  EXPECT_EQ(j2["durable_advanced"]["at_ms"], t2);  // first seen at 47 now
+  EXPECT_FALSE(j2["durable_advanced"]["lower_bound"].get<bool>());
+}
+
 TEST(OpLogLag, UsageAndDeadServices) {
   test::TempDir dir;
   const auto standby = standby_metrics(dir, 1);
