@@ -33,7 +33,8 @@ Status read_durable(const LagArgs& a, reconcile::Position& d, source::OpLogKeySe
   selection.net.connect_timeout_ms = a.timeout_ms;
   selection.net.read_timeout_ms = a.timeout_ms;
   selection.net.log = a.net_log;
-  source::OpLogReadLimits limits;  // values held: the windows' tenants read the entries again
+  source::OpLogReadLimits limits;
+  limits.keep_values = false;  // an export's batches are read again from their lines (etcd's are held)
   MQ_ASSIGN_OR_RETURN(kept, source::read_oplog(selection, a.cluster_id, limits));
   const source::OpLogKeySet& keys = kept;
   d.source = keys.origin + " " + keys.root + "durable_prefix";

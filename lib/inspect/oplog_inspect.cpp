@@ -269,13 +269,17 @@ util::Result<OpLogSummary> summarize_oplog(const source::OpLogKeySet& keys) {
 util::Status dump_oplog(const source::OpLogKeySet& keys, const DumpFilter& filter,
                         const std::function<void(const DumpedEntry&)>& sink) {
   model::Findings ignored;
-  for (const auto& kv : keys.kvs) {
+  std::string scratch;
+  for (std::size_t i = 0; i < keys.kvs.size(); ++i) {
+    const auto& kv = keys.kvs[i];
     const auto cls = source::classify_oplog_key(std::string_view(kv.key).substr(keys.root.size()));
     if (cls.kind != source::OpLogKeyClass::batch) continue;
     if ((filter.from_batch && cls.number < *filter.from_batch) || (filter.to_batch && cls.number > *filter.to_batch)) {
       continue;
     }
-    auto batch = format::decode_batch_record(kv.value, kv.key, ignored);
+    // A held value, or (an export read without its values) the batch's line read again.
+    MQ_ASSIGN_OR_RETURN(const std::string_view value, source::oplog_value(keys, i, scratch));
+    auto batch = format::decode_batch_record(value, kv.key, ignored);
     if (!batch.ok()) return batch.status();
     for (auto& e : batch->entries) {
       if (filter.tenant && e.tenant_id != *filter.tenant) continue;
