@@ -50,12 +50,14 @@ int run(int argc, char** argv) {
       app.add_option("--max-catch-up-seconds", lag.gates.max_catch_up_seconds,
                      "lag: exit 1 when the standby applied the durable position of more than this many seconds ago "
                      "(needs --db)"),
-      app.add_option("--db", lag.db, "lag: history store (RocksDB directory): record this reading, tell seconds"),
+      app.add_option("--db", lag.db, "lag: history store (RocksDB directory): record this reading, tell seconds")
+          ->check([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); }),
       app.add_option("--cluster", lag_cluster,
                      "lag: the cluster label of the Prometheus series (default: --cluster-id)")
           ->check([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); }),
       app.add_option("--sampled-at", lag.sampled_at_ms,
-                     "lag: when saved inputs were read (ms since the epoch; default now; files only)"),
+                     "lag: when saved inputs were read (ms since the epoch; default now; files only)")
+          ->transform(mq::tools::epoch_ms_check()),
       app.add_option("--max-snapshot-gap-entries", lag.gates.max_snapshot_gap_entries,
                      "lag: exit 1 when the latest snapshot is more entries than this behind the durable prefix"),
       app.add_option("--timeout-ms", lag.timeout_ms, "lag: connect and read timeout of etcd and the masters"),

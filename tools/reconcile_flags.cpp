@@ -50,7 +50,8 @@ void add_live_flags(CLI::App& app, app::LiveArgs& live) {
   app.add_option("--retry-max-backoff-ms", live.retry_max_backoff_ms, "Backoff cap (ms; --master only; default 4000)")
       ->check(CLI::Range(0u, 600000u));
   app.add_option("--sampled-at", live.sampled_at_ms,
-                 "Capture time of saved responses (ms since the epoch; not with --master)");
+                 "Capture time of saved responses (ms since the epoch; not with --master)")
+      ->transform(epoch_ms_check());
   app.add_option("--max-tenants", live.max_tenants,
                  "Most distinct tenants one live answer may hold; more is exit 3 (a bound on memory; default "
                  "100000, a real master serves thousands)")

@@ -300,6 +300,22 @@ std::optional<std::string> parsed_value(const CLI::App& app, const std::string& 
   return option->results().back();
 }
 
+CLI::Validator epoch_ms_check() {
+  constexpr std::string_view k_max = "253402300799999";  // 9999-12-31T23:59:59.999Z
+  return CLI::Validator(
+      [k_max](std::string& v) -> std::string {
+        const bool digits = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const std::string_view trimmed = std::string_view(v).substr(std::min(v.find_first_not_of('0'), v.size()));
+        if (digits && (trimmed.size() < k_max.size() || (trimmed.size() == k_max.size() && trimmed <= k_max))) {
+          v = trimmed.empty() ? "0" : std::string(trimmed);  // CLI11 reads a leading 0 as octal
+          return {};
+        }
+        return "'" + v + "' is not an instant in ms since the epoch (decimal digits, at most " + std::string(k_max) +
+               ")";
+      },
+      "MS");
+}
+
 std::string cluster_label(const CLI::App& app) {
   if (auto cluster = parsed_value(app, "--cluster"); cluster && !cluster->empty()) return *cluster;
   if (auto id = parsed_value(app, "--cluster-id"); id && !id->empty()) return *id;

@@ -124,6 +124,10 @@ void show_shared_flags_in_subcommand_help(CLI::App& app);
 
 // A repeatable option: exactly one value per occurrence (`--master A extra` is a usage error, not
 // two values), never empty and never flag-like (starting with '-', other than "-" itself).
+// An instant given as milliseconds since the epoch: decimal digits only (CLI11 would wrap "-5"
+// into an unsigned value, and read "010" as octal 8), at most 9999-12-31.
+[[nodiscard]] CLI::Validator epoch_ms_check();
+
 CLI::Option* add_repeatable_option(CLI::App& app, const std::string& name, std::vector<std::string>& values,
                                    const std::string& description);
 

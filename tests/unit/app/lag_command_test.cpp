@@ -212,6 +212,15 @@ TEST(OpLogLag, SecondsUsageAndAFailedReadingAsATextfile) {
   const auto live = test::run_tool("oplog-inspect", worked({"--standby", "http://127.0.0.1:1", "--sampled-at", "5"}));
   EXPECT_EQ(live.exit_code, 2);
   EXPECT_NE(live.err.find("--sampled-at dates saved inputs"), std::string::npos) << live.err;
+  // Regressions: CLI11 wrapped "-1" into 2^64-1 and read "010" as octal 8.
+  const auto negative = test::run_tool("oplog-inspect", worked({"--sampled-at", "-1"}));
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.err.find("'-1' is not an instant in ms since the epoch"), std::string::npos) << negative.err;
+  EXPECT_EQ(test::run_tool("oplog-inspect", worked({"--sampled-at", "253402300800000"})).exit_code, 2);
+  const auto leading_zero = test::run_tool("oplog-inspect", worked({"--sampled-at", "010", "--format", "json"}));
+  ASSERT_EQ(leading_zero.exit_code, 0) << leading_zero.err;
+  EXPECT_EQ(json::parse(leading_zero.out)["sampled_at_ms"], 10);
+  EXPECT_EQ(test::run_tool("oplog-inspect", worked({"--db", ""})).exit_code, 2);
   const auto other = test::run_tool(
       "oplog-inspect",
       {"summary", "--oplog-file", test::source_path("snapshots/promote-worked/oplog.jsonl"), "--format", "prom"});

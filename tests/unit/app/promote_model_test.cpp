@@ -120,6 +120,19 @@ TEST_F(PromoteModel, ABootstrapAtTheSampleHasNoPhantoms) {
   EXPECT_NE(text.out.find("phantoms:  not counted: "), std::string::npos) << text.out;
 }
 
+// Regression: CLI11 wrapped --sampled-at -5 into 2^64-5 and read 010 as octal 8.
+TEST_F(PromoteModel, SampledAtIsDecimalMilliseconds) {
+  auto args = audit({"--restore-time", k_bootstrap, "--format", "json"});
+  args[11] = "-5";
+  const auto negative = test::run_tool("quota-reconcile", args);
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.err.find("--sampled-at: '-5' is not an instant"), std::string::npos) << negative.err;
+  args[11] = "01795960000000";
+  const auto zero = test::run_tool("quota-reconcile", args);
+  ASSERT_EQ(zero.exit_code, 1) << zero.err;
+  EXPECT_EQ(json::parse(zero.out)["metadata"]["phantoms"]["until_ms"], 1795960000000);
+}
+
 TEST_F(PromoteModel, UsageErrors) {
   auto no_oplog = audit({});
   no_oplog.erase(no_oplog.begin() + 4, no_oplog.begin() + 6);  // --oplog-file FILE
