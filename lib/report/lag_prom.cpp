@@ -69,25 +69,23 @@ void render_lag_prom(const reconcile::LagReport& r, const std::string& cluster, 
   for (const auto& [name, w] : windows) {
     if (*w && (*w)->age) s.sample("window_seconds", std::string("window=\"") + name + "\"", seconds((*w)->age->ms));
   }
-  gauge_family(out, k_prefix, "window_tenant_keys", "Object keys of the tenant the window's entries touch");
-  for (const auto& [name, w] : windows) {
-    if (!*w || !(*w)->tenants) continue;
-    for (const auto& t : *(*w)->tenants) {
-      s.sample("window_tenant_keys",
-               std::string("window=\"") + name + "\",tenant_id=\"" + reconcile::label_value(t.tenant_id) + "\"",
-               std::to_string(t.keys));
+  // One family per figure of the windows' tenants.
+  const auto per_tenant = [&](std::string_view family, std::string_view help, auto value) {
+    gauge_family(out, k_prefix, family, help);
+    for (const auto& [name, w] : windows) {
+      if (!*w || !(*w)->tenants) continue;
+      for (const auto& t : *(*w)->tenants) {
+        s.sample(family,
+                 std::string("window=\"") + name + "\",tenant_id=\"" + reconcile::label_value(t.tenant_id) + "\"",
+                 std::to_string(value(t)));
+      }
     }
-  }
-  gauge_family(out, k_prefix, "window_tenant_charged_bytes_delta",
-               "How the promotion's charge of the tenant moves across the window (bytes, signed)");
-  for (const auto& [name, w] : windows) {
-    if (!*w || !(*w)->tenants) continue;
-    for (const auto& t : *(*w)->tenants) {
-      s.sample("window_tenant_charged_bytes_delta",
-               std::string("window=\"") + name + "\",tenant_id=\"" + reconcile::label_value(t.tenant_id) + "\"",
-               std::to_string(t.charged_bytes_delta));
-    }
-  }
+  };
+  per_tenant("window_tenant_keys", "Object keys of the tenant the window's entries touch",
+             [](const reconcile::WindowTenant& t) { return t.keys; });
+  per_tenant("window_tenant_charged_bytes_delta",
+             "How the promotion's charge of the tenant moves across the window (bytes, signed)",
+             [](const reconcile::WindowTenant& t) { return t.charged_bytes_delta; });
   if (r.durable_advanced) {
     gauge_family(out, k_prefix, "durable_advanced_timestamp_seconds",
                  "When the durable prefix was first seen at its current position (Unix seconds; sampled history)");
