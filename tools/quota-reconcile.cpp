@@ -3,19 +3,24 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <iostream>
 #include <sstream>
 
 #include "app/audit_command.hpp"
 #include "app/doctor_command.hpp"
 #include "app/history_command.hpp"
+#include "app/plan_command.hpp"
 #include "reconcile_flags.hpp"
 #include "reconcile_serve.hpp"
 #include "report/reconcile/doctor_report.hpp"
+#include "report/reconcile/plan_report.hpp"
 #include "report/reconcile/reconcile_history.hpp"
 #include "report/reconcile/reconcile_prom.hpp"
 #include "report/reconcile/reconcile_report.hpp"
+#include "service/duration.hpp"
 #include "tool_common.hpp"
 #include "util/elapsed.hpp"
+#include "util/text_encoding.hpp"
 
 namespace mq = moonquota;
 namespace tools = moonquota::tools;
@@ -53,6 +58,70 @@ int run_history(const tools::ReconcileFlags& f) {
   });
   if (!written.ok()) return tools::fail(k_tool, written);
   return tools::k_exit_ok;
+}
+
+int run_plan(const tools::ReconcileFlags& f, const std::string& cluster) {
+  mq::app::PlanArgs args;
+  args.audit = f.audit;
+  args.adopt = f.adopt;
+  args.adopt_policy = f.adopt_policy;
+  args.retire_empty = f.retire_empty;
+  args.allow_purge = f.allow_purge;
+  args.cluster = cluster;
+  auto outcome = mq::app::run_plan(args);
+  if (!outcome.ok()) return tools::fail(k_tool, outcome.status());
+  // With --output the plan file is the JSON a reviewer passes to apply; its text goes to stdout.
+  auto written = tools::emit_report(f.common, [&](std::ostream& out) {
+    const auto format = f.common.output.empty() ? tools::output_format(f.common) : mq::report::OutputFormat::json;
+    mq::report::render_plan(outcome->plan, format, out);
+    return mq::util::Status{};
+  });
+  if (!written.ok()) return tools::fail(k_tool, written);
+  if (!f.common.output.empty() && f.common.verbosity >= 0) {
+    mq::report::render_plan(outcome->plan, mq::report::OutputFormat::text, std::cout);
+    std::cout << "written:   " << f.common.output << " (review it, then: quota-reconcile apply " << f.common.output
+              << " --master URL --cluster " << cluster << ")\n";
+  }
+  return outcome->exit_code;
+}
+
+// Asks on the terminal (stdin): y or yes sends the step; anything else, or end of input, does not.
+bool confirm_on_terminal(const mq::app::StepResult& s) {
+  std::cout << "step " << s.index + 1 << ": " << mq::reconcile::repair_action_name(s.step.action) << " '"
+            << mq::util::printable(s.step.tenant_id) << "': " << mq::util::printable(s.request) << "\nsend it? [y/N] "
+            << std::flush;
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+void print_step(const mq::app::StepResult& s) {
+  const auto row = [](const std::optional<mq::reconcile::LiveTenant>& t) -> std::string {
+    if (!t) return "not listed";
+    return "charged " + std::to_string(t->charged_bytes) + ", policy " +
+           (t->has_explicit_policy ? std::to_string(t->requested_quota_bytes) : std::string("none")) + ", admission " +
+           (t->admission_closed ? "closed" : "open");
+  };
+  std::cout << "step " << s.index + 1 << " " << mq::reconcile::repair_action_name(s.step.action) << " '"
+            << mq::util::printable(s.step.tenant_id) << "': " << s.outcome << ": " << mq::util::printable(s.detail)
+            << "\n";
+  if (!s.request.empty() && s.outcome != "skipped")
+    std::cout << "  request: " << mq::util::printable(s.request) << "\n";
+  if (s.before) std::cout << "  before:  " << row(s.before) << "\n";
+  if (s.outcome == "applied") std::cout << "  after:   " << row(s.after) << "\n";
+}
+
+int run_apply(tools::ReconcileFlags& f) {
+  auto age = mq::service::parse_duration_ms(f.apply_max_age, "--max-age");
+  if (!age.ok()) return tools::fail(k_tool, age.status());
+  f.apply_args.max_age_ms = *age;
+  f.apply_args.net_log = tools::net_log();
+  auto report = mq::app::run_apply(f.apply_args, confirm_on_terminal, print_step, mq::util::epoch_ms_now());
+  if (!report.ok()) return tools::fail(k_tool, report.status());
+  std::cout << (report->stopped.empty() ? "done" : "stopped at " + mq::util::printable(report->stopped)) << ": "
+            << report->steps.size() << " of " << report->plan.steps.size() << " steps taken\n";
+  if (!report->stopped.empty()) return tools::fail(k_tool, report->exit_code, report->stopped);
+  return report->exit_code;
 }
 
 int run_once(const tools::ReconcileFlags& f, const mq::app::AuditPlan& plan, const std::string& cluster) {
@@ -105,6 +174,17 @@ int run(int argc, char** argv) {
     if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);
     tools::setup_logging(f.history_common);
     return run_history(f);
+  }
+  if (f.apply->parsed()) {
+    if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);
+    tools::setup_logging(f.apply_common);
+    return run_apply(f);
+  }
+  if (f.plan->parsed()) {
+    if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);
+    tools::setup_logging(f.common);
+    f.audit.metadata.threads = f.common.threads;
+    return run_plan(f, cluster);
   }
   if (f.doctor->parsed()) {  // writes no textfile: its usage errors are one line on stderr
     if (auto s = tools::check_reconcile_subcommand_flags(app, f); !s.ok()) return tools::fail(k_tool, s);

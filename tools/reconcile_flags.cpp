@@ -21,6 +21,26 @@ constexpr const char* k_doctor_footer =
     "store, cluster or snapshot is missing or unreadable\n  4  a master, S3, etcd or Redis could not be used\n"
     "Example:\n  quota-reconcile doctor --store snapshots/live-audit/store --cluster-id mooncake_cluster";
 
+constexpr const char* k_plan_footer =
+    "Every flag of the audit (quota-reconcile --help) applies too, given before or after 'plan'. With --output FILE "
+    "the plan is written there as JSON (quota-reconcile-plan/1) and its text goes to stdout; nothing is sent to the "
+    "master but the audit's GETs.\n\nExit codes:\n  0  nothing to repair\n  1  the plan has steps\n  2  usage error "
+    "(a --adopt tenant that is not an orphan, a quota outside [1, 2^63-1], a --allow-purge tenant not listed)\n  3  "
+    "bad "
+    "input (store, policy, --adopt-policy file, live answer)\n  4  the master, S3, etcd or Redis unreachable\n"
+    "Example:\n  quota-reconcile plan --store snapshots/genuine-live/r1_quiescent_orphan/store --policy "
+    "snapshots/genuine-live/r1_quiescent_orphan/policy.yaml --restore-time 1795956296529 --master "
+    "http://127.0.0.1:9003 --adopt gamma=1048576 --output /tmp/moonquota-plan.json";
+
+constexpr const char* k_apply_footer =
+    "Before each step the tenant is read again (GET ?tenant_id=) and the step skipped, saying why, when it no longer "
+    "looks as the plan saw it; each request is confirmed on the terminal unless --yes; the first failure stops the "
+    "run.\n\nExit codes:\n  0  every step applied (or nothing to send)\n  1  a step skipped, declined, or refused by "
+    "the master (409, 404, 400)\n  2  usage error\n  3  the plan cannot be read, is older than --max-age or was made "
+    "for another cluster (nothing sent)\n  4  the master unreachable, not the leader, or failing (5xx, e.g. its "
+    "policy could not be persisted)\nExample:\n  quota-reconcile apply /tmp/moonquota-plan.json --master "
+    "http://127.0.0.1:9003 --dry-run";
+
 constexpr const char* k_history_footer =
     "Exit codes:\n  0  success\n  2  usage error\n  3  no history store at --db, or one that cannot be read\n"
     "Example:\n  quota-reconcile --store snapshots/genuine-live/r1_quiescent_orphan/store --policy "
@@ -130,18 +150,50 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
                          "master, etcd, Redis), with hints; audits nothing");
   f.doctor->fallthrough(true);
   f.doctor->footer(k_doctor_footer);
+  // plan takes every audit flag, and its own.
+  f.plan = app.add_subcommand("plan",
+                              "Audit, then write a reviewable repair plan (adopt orphans, retire empty policies, "
+                              "restarts, purges); sends nothing");
+  f.plan->fallthrough(true);
+  f.plan->add_option("--adopt", f.adopt, "TENANT=BYTES: adopt this orphan with this quota (repeatable)");
+  f.plan->add_option("--adopt-policy", f.adopt_policy,
+                     "A policy YAML file: adopt the orphans it names with its quotas");
+  f.plan->add_flag("--retire-empty", f.retire_empty,
+                   "Also plan to delete policies of tenants with nothing charged and no object");
+  f.plan->add_option("--allow-purge", f.allow_purge,
+                     "TENANT: plan to remove this tenant's objects (repeatable; never all tenants)");
+  f.plan->footer(k_plan_footer);
+  auto& ap = f.apply_args;
+  f.apply = app.add_subcommand("apply", "Apply a repair plan to a master, step by step, re-reading each tenant first");
+  f.apply->add_option("plan", ap.plan_file, "The plan (JSON, from quota-reconcile plan --output)")->required();
+  f.apply->add_option("--master", ap.master, "http://HOST[:PORT] of the master's admin port")->required();
+  f.apply->add_option("--cluster", ap.cluster, "The cluster you apply it to: must be the plan's (default: default)");
+  f.apply->add_flag("--yes", ap.yes, "Send every step without asking");
+  f.apply->add_flag("--dry-run", ap.dry_run, "Read and check every step, print the requests, send none");
+  f.apply->add_option("--db", ap.db, "History store: record each step with the tenant before and after");
+  f.apply->add_option("--max-age", f.apply_max_age, "Refuse a plan whose audit is older (default 1h)")
+      ->type_name("DURATION");
+  f.apply->add_option("--timeout-ms", ap.timeout_ms, "Connect and read timeout of each request");
+  add_common_flags(*f.apply, f.apply_common, {"text"});
+  f.apply->footer(k_apply_footer);
   add_history_subcommand(app, f);
 }
 
 util::Status check_reconcile_subcommand_flags(const CLI::App& app, const ReconcileFlags& f) {
   using util::Status;
-  if (f.history->parsed()) {
+  if (f.history->parsed() || f.apply->parsed()) {
+    const char* sub = f.history->parsed() ? "history" : "apply";
     for (const CLI::Option* option : app.get_options()) {
+      if (option->count() > 0 && f.apply->parsed()) {
+        return Status::invalid_argument(option->get_name() +
+                                        " is a flag of the audit, not of 'apply': give apply's "
+                                        "own flags after it (quota-reconcile apply PLAN --master URL [--cluster NAME] "
+                                        "[--yes | --dry-run] [--db DIR])");
+      }
       if (option->count() > 0) {
-        return Status::invalid_argument(
-            option->get_name() +
-            " is a flag of the audit, not of 'history': give history's own flags after it (quota-reconcile history "
-            "--db DIR [--tenant ID] [--since AGE] [--format F])");
+        return Status::invalid_argument(option->get_name() + " is a flag of the audit, not of '" + sub +
+                                        "': give history's own flags after it (quota-reconcile history "
+                                        "--db DIR [--tenant ID] [--since AGE] [--format F])");
       }
     }
     return {};

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/apply_command.hpp"
 #include "app/audit_command.hpp"
 #include "app/history_command.hpp"
 #include "tool_common.hpp"
@@ -28,6 +29,14 @@ struct ReconcileFlags {
   CLI::App* serve = nullptr;
   ServeFlags serve_flags;
   CLI::App* doctor = nullptr;
+  CLI::App* plan = nullptr;  // the audit's flags, then the plan's
+  std::vector<std::string> adopt, allow_purge;
+  std::optional<std::string> adopt_policy;
+  bool retire_empty = false;
+  CLI::App* apply = nullptr;  // its own flags only
+  app::ApplyArgs apply_args;
+  CommonFlags apply_common;
+  std::string apply_max_age = "1h";
   CLI::App* history = nullptr;
   app::HistoryArgs history_args;
   CommonFlags history_common;

@@ -238,6 +238,80 @@ util::Result<std::vector<HistoryStore::TimedPoint>> HistoryStore::tenant_points(
   return out;
 }
 
+namespace {
+
+json row_json(const std::optional<quota::TenantQuotaRow>& r) {
+  if (!r) return nullptr;
+  return {{"requested_quota_bytes", r->requested_quota_bytes},
+          {"effective_quota_bytes", r->effective_quota_bytes},
+          {"charged_bytes", r->charged_bytes},
+          {"admission_closed", r->admission_closed},
+          {"over_quota", r->over_quota},
+          {"has_explicit_policy", r->has_explicit_policy}};
+}
+
+std::optional<quota::TenantQuotaRow> row_from(const json& j, const std::string& tenant) {
+  if (j.is_null()) return std::nullopt;
+  quota::TenantQuotaRow r;
+  r.tenant_id = tenant;
+  r.requested_quota_bytes = j.at("requested_quota_bytes").get<std::uint64_t>();
+  r.effective_quota_bytes = j.at("effective_quota_bytes").get<std::uint64_t>();
+  r.charged_bytes = j.at("charged_bytes").get<std::uint64_t>();
+  r.admission_closed = j.at("admission_closed").get<bool>();
+  r.over_quota = j.at("over_quota").get<bool>();
+  r.has_explicit_policy = j.at("has_explicit_policy").get<bool>();
+  return r;
+}
+
+}  // namespace
+
+util::Status HistoryStore::append_repair(const RepairRecord& r) {
+  const json j = {{"cluster_hex", util::to_hex(r.cluster)},
+                  {"plan_audit_at_ms", r.plan_audit_at_ms},
+                  {"action", r.action},
+                  {"tenant_hex", util::to_hex(r.tenant_id)},
+                  {"request_hex", util::to_hex(r.request)},
+                  {"outcome", r.outcome},
+                  {"detail_hex", util::to_hex(r.detail)},
+                  {"before", row_json(r.before)},
+                  {"after", row_json(r.after)}};
+  char step[9];
+  std::snprintf(step, sizeof step, "%08x", r.step);
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  return from_rocks(m_impl->db->Put(w, "repair/" + hex16(r.at_ms) + "/" + step, j.dump()),
+                    "history store " + m_impl->dir + ": cannot record the repair step");
+}
+
+util::Result<std::vector<RepairRecord>> HistoryStore::repairs(std::uint64_t since_ms) const {
+  std::vector<RepairRecord> out;
+  const std::string prefix = "repair/";
+  std::unique_ptr<rocksdb::Iterator> it(m_impl->db->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(prefix + hex16(since_ms)); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string key = it->key().ToString();
+    try {
+      const json j = json::parse(it->value().ToString());
+      RepairRecord r;
+      r.at_ms = std::stoull(key.substr(prefix.size(), 16), nullptr, 16);
+      r.step = static_cast<std::uint32_t>(std::stoul(key.substr(prefix.size() + 17), nullptr, 16));
+      r.cluster = from_hex(j.at("cluster_hex").get<std::string>());
+      r.plan_audit_at_ms = j.at("plan_audit_at_ms").get<std::uint64_t>();
+      r.action = j.at("action").get<std::string>();
+      r.tenant_id = from_hex(j.at("tenant_hex").get<std::string>());
+      r.request = from_hex(j.at("request_hex").get<std::string>());
+      r.outcome = j.at("outcome").get<std::string>();
+      r.detail = from_hex(j.at("detail_hex").get<std::string>());
+      r.before = row_from(j.at("before"), r.tenant_id);
+      r.after = row_from(j.at("after"), r.tenant_id);
+      out.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      return util::Status::corruption("history key " + util::printable(key) + ": " + e.what());
+    }
+  }
+  MQ_RETURN_IF_ERROR(from_rocks(it->status(), "history store " + m_impl->dir));
+  return out;
+}
+
 util::Status HistoryStore::append_lag_sample(const std::string& cluster, const reconcile::LagSample& sample) {
   const json j = {{"durable", optional_seq(sample.durable)},
                   {"standby_applied", optional_seq(sample.standby_applied)},

@@ -4,6 +4,7 @@
 //   "meta/schema"                              -> "moonquota-history/1"
 //   "run/<run_at_ms: 16 hex>/<run_id>"         -> the whole RunRecord
 //   "tenant/<hex(tenant_id)>/<run_at_ms: 16 hex>/<run_id>" -> that run's TenantPoint
+//   "repair/<at_ms: 16 hex>/<step: 8 hex>"     -> a step of an applied repair plan (RepairRecord)
 //   "ha/<hex(cluster)>/<at_ms: 16 hex>"        -> a sample of the OpLog positions (oplog-inspect lag
 //                                                 --db, serve with an OpLog): {"durable", "standby_applied",
 //                                                 "snapshot"}, each a sequence or null
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "history/repair_record.hpp"
 #include "history/run_record.hpp"
 #include "reconcile/lag_positions.hpp"
 #include "util/status.hpp"
@@ -50,6 +52,11 @@ class HistoryStore {
   };
   [[nodiscard]] util::Result<std::vector<TimedPoint>> tenant_points(const std::string& tenant_id,
                                                                     std::uint64_t since_ms = 0) const;
+
+  // Records one step of a repair, durably. Errors: io_error.
+  [[nodiscard]] util::Status append_repair(const RepairRecord& record);
+  // The repair steps recorded at or after `since_ms`, oldest first. Errors: corruption naming the key.
+  [[nodiscard]] util::Result<std::vector<RepairRecord>> repairs(std::uint64_t since_ms = 0) const;
 
   // Records one sample of cluster `cluster`'s OpLog positions, durably (a sample of the same
   // millisecond replaces it). Errors: io_error.

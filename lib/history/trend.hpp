@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "history/repair_record.hpp"
 #include "history/run_record.hpp"
 #include "util/status.hpp"
 
@@ -36,6 +37,7 @@ struct TrendTable {
   std::uint32_t persistence_runs = k_default_persistence_runs;
   std::vector<std::uint64_t> run_times_ms;  // every run considered, oldest first
   std::vector<TenantTrend> tenants;         // bytewise
+  std::vector<RepairRecord> repairs;        // steps of applied repair plans in the same span, oldest first
   [[nodiscard]] const TenantTrend* find(const std::string& tenant_id) const;
 };
 

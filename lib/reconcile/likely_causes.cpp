@@ -33,7 +33,9 @@ void live_over(const TenantDiff& d, std::vector<std::string>& out) {
       "writes, copies or upserts started after the metadata point (traffic since the snapshot: compare "
       "with a newer snapshot, or sample again with --samples)");
   out.push_back("COMPLETE replicas on a vanished segment (invalid handle) stay charged until next access");
-  out.push_back("a leaked refund: grep the master log for 'tenant quota ledger error' and 'release mismatch'");
+  out.push_back(
+      "a leaked refund: grep the master log for 'tenant quota ledger error' and 'release mismatch'; only a restart "
+      "or failover recomputes it (quota-reconcile plan shows what a restart would charge)");
 }
 
 void live_under(const DiffContext& ctx, std::vector<std::string>& out) {

@@ -62,4 +62,16 @@ util::Result<HttpAnswer> MasterClient::get(const std::string& path) {
   return source::http_call(call, m_net);
 }
 
+util::Result<HttpAnswer> MasterClient::request(const std::string& method, const std::string& path,
+                                               const std::string& body) {
+  source::HttpCall call;
+  call.host = m_address.host;
+  call.port = m_address.port;
+  call.method = method;
+  call.path = path;
+  call.body = body;
+  call.max_body_bytes = m_max_body_bytes;
+  return source::http_call(call, m_net);
+}
+
 }  // namespace moonquota::reconcile

@@ -43,6 +43,10 @@ class MasterClient {
   // after N ms, reset, body truncated at byte N of M); corruption for a body larger than
   // `max_body_bytes` (a bad live response, not retried). Reported at debug on `log`.
   [[nodiscard]] util::Result<HttpAnswer> get(const std::string& path);
+  // One request of `method` (GET, PUT, DELETE, POST; `body` sent as JSON with PUT and POST), with
+  // get()'s errors. Never retried: a change is sent once.
+  [[nodiscard]] util::Result<HttpAnswer> request(const std::string& method, const std::string& path,
+                                                 const std::string& body = "");
 
   [[nodiscard]] const MasterAddress& address() const { return m_address; }
 

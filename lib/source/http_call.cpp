@@ -168,7 +168,7 @@ util::Result<HttpReply> http_call(const HttpCall& call, const util::NetConfig& n
   httplib::Request req;
   req.method = call.method;
   req.path = call.path;
-  if (call.method == "POST") {
+  if (call.method == "POST" || call.method == "PUT") {
     req.body = call.body;
     req.set_header("Content-Type", "application/json");
   }

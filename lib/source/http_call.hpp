@@ -25,9 +25,9 @@ struct HttpReply {
 struct HttpCall {
   std::string host;  // IPv6 without brackets
   int port = 0;
-  std::string method = "GET";  // GET or POST
+  std::string method = "GET";  // GET, PUT, DELETE or POST
   std::string path;
-  std::string body;  // POST only, sent as application/json
+  std::string body;  // PUT and POST, sent as application/json
   std::uint64_t max_body_bytes = 256ull << 20;
 };
 

@@ -60,6 +60,21 @@ for command in history serve; do
   while IFS= read -r example; do check "quota-reconcile $command --help" "0" "$example"; done \
     < <(help_of quota-reconcile "$command" | examples_of)
 done
+# plan and apply talk to a master: their examples run against the master stand-in serving the
+# genuine r1 capture (its orphan gamma), in place of the examples' http://127.0.0.1:9003; plan's
+# exits 1 (the plan has a step), apply's (a dry run of that plan) 0.
+r1=snapshots/genuine-live/r1_quiescent_orphan
+"$tools_dir/master-stand-in" --store "$r1/store" --policy "$r1/policy.yaml" --restore-time 1795956296529 \
+  >"$scratch/stand-in.url" 2>/dev/null &
+stand_in=$!
+for _ in $(seq 1 100); do [[ -s "$scratch/stand-in.url" ]] && break; sleep 0.05; done
+master_url="$(head -n 1 "$scratch/stand-in.url")"
+for entry in "plan 1" "apply 0"; do
+  read -r command allowed <<<"$entry"
+  while IFS= read -r example; do check "quota-reconcile $command --help" "$allowed" "${example//http:\/\/127.0.0.1:9003/$master_url}"; done \
+    < <(help_of quota-reconcile "$command" | examples_of)
+done
+kill "$stand_in" 2>/dev/null; wait "$stand_in" 2>/dev/null
 # record's example records a bundled fixture as it stands: it must change nothing in snapshots/.
 for command in check record; do
   while IFS= read -r example; do check "snapshot-golden $command --help" "0" "$example"; done \

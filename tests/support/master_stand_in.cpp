@@ -3,6 +3,8 @@
 
 #include <httplib.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -21,6 +23,12 @@ constexpr const char* k_mode_off =
     R"({"success":false,"error_code":-1011,"error_message":"UNAVAILABLE_IN_CURRENT_MODE"})";
 constexpr const char* k_invalid_id = R"({"success":false,"error_code":-600,"error_message":"Invalid tenant_id"})";
 constexpr const char* k_not_found = R"({"success":false,"error_code":-704,"error_message":"OBJECT_NOT_FOUND"})";
+constexpr const char* k_missing_id =
+    R"({"success":false,"error_code":-600,"error_message":"Missing or invalid tenant_id"})";
+constexpr const char* k_bad_quota =
+    R"({"success":false,"error_code":-600,"error_message":"Tenant quota must be in [1, 2^63 - 1] bytes"})";
+constexpr const char* k_persist_fail = R"({"success":false,"error_code":-1503,"error_message":"PERSISTENT_FAIL"})";
+constexpr const char* k_not_empty = R"({"success":false,"error_code":-1702,"error_message":"TENANT_NOT_EMPTY"})";
 
 const char* b(bool v) { return v ? "true" : "false"; }
 
@@ -122,11 +130,25 @@ struct MasterStandIn::Server {
 MasterStandIn::MasterStandIn(std::vector<LiveTenant> tenants, std::uint64_t capacity_bytes, StandInKnobs knobs)
     : m_tenants(std::move(tenants)), m_capacity_bytes(capacity_bytes), m_knobs(std::move(knobs)) {}
 
+MasterStandIn::MasterStandIn(StandInAdminState admin, StandInKnobs knobs)
+    : m_capacity_bytes(admin.capacity_bytes), m_knobs(std::move(knobs)) {
+  m_admin = std::move(admin);
+  recompute();
+}
+
+void MasterStandIn::recompute() {
+  auto table = quota::build_account_table(m_admin->usage, m_admin->policy, m_admin->capacity_bytes);
+  if (table.ok()) m_tenants = live_tenants_from(*table);
+}
+
 MasterStandIn::~MasterStandIn() { stop(); }
 
 std::vector<LiveTenant> MasterStandIn::tenants_now(std::uint64_t request_number) const {
   std::map<std::string, LiveTenant> rows;
-  for (const auto& t : m_tenants) rows[t.tenant_id] = t;
+  {
+    std::lock_guard lock(m_mutex);
+    for (const auto& t : m_tenants) rows[t.tenant_id] = t;
+  }
   for (const auto& t : m_knobs.extra) rows[t.tenant_id] = t;
   for (auto& [id, t] : rows) {
     std::int64_t delta = 0;
@@ -286,6 +308,85 @@ int MasterStandIn::start(int port) {
     const bool block = serving && !m_knobs.multi_tenancy_off && !m_knobs.omit_tenant_block;
     const std::uint64_t n = m_metrics_requests.fetch_add(1) + 1;
     answer(res, 200, metrics_body(n, block), k_metrics_type);
+  });
+  // The admin routes (live-master-api.md §5.3, §5.4, and remove_all), in the master's check order.
+  const auto persist_fails = [this] { return m_persist_attempts.fetch_add(1) < m_knobs.persist_fail_first; };
+  const auto gate = [this] { return m_gated_requests.fetch_add(1) < m_knobs.unavailable_first; };
+  const auto visible_row = [this](const std::string& id) -> std::optional<LiveTenant> {
+    for (const auto& t : tenants_now(0)) {
+      if (t.tenant_id == id) return t;
+    }
+    return std::nullopt;
+  };
+  http.Put("/api/v1/tenant_quotas", [=, this](const httplib::Request& req, httplib::Response& res) {
+    const std::string id = req.has_param("tenant_id") ? req.get_param_value("tenant_id") : "";
+    if (!valid_tenant_id(id)) return answer(res, 400, k_missing_id, k_json_type);
+    const auto body = nlohmann::json::parse(req.body, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+      return answer(res, 400, R"({"success":false,"error_code":-600,"error_message":"Invalid JSON body: parse error"})",
+                    k_json_type);
+    }
+    const auto member = body.find("requested_quota_bytes");
+    const std::uint64_t bytes = member != body.end() && member->is_number_unsigned() ? member->get<std::uint64_t>() : 0;
+    if (bytes == 0 || bytes > static_cast<std::uint64_t>(INT64_MAX)) return answer(res, 400, k_bad_quota, k_json_type);
+    if (gate()) return answer(res, 503, k_inactive, k_json_type);
+    if (m_knobs.multi_tenancy_off) return answer(res, 409, k_mode_off, k_json_type);
+    if (!m_admin || persist_fails()) return answer(res, 500, k_persist_fail, k_json_type);
+    {
+      std::lock_guard lock(m_mutex);
+      m_admin->policy[id] = bytes;
+      recompute();
+    }
+    const auto row = visible_row(id);
+    return answer(res, 200, "{\"success\":true,\"data\":" + snapshot_json(*row, "") + "}", k_json_type);
+  });
+  http.Delete("/api/v1/tenant_quotas", [=, this](const httplib::Request& req, httplib::Response& res) {
+    const std::string id = req.has_param("tenant_id") ? req.get_param_value("tenant_id") : "";
+    if (!valid_tenant_id(id)) return answer(res, 400, k_missing_id, k_json_type);
+    if (gate()) return answer(res, 503, k_inactive, k_json_type);
+    if (m_knobs.multi_tenancy_off) return answer(res, 409, k_mode_off, k_json_type);
+    const auto row = visible_row(id);
+    if (!m_admin || !row || !row->has_explicit_policy) return answer(res, 404, k_not_found, k_json_type);
+    bool holds_objects = false;
+    {
+      std::lock_guard lock(m_mutex);
+      const auto it = m_admin->usage.find(id);
+      holds_objects = it != m_admin->usage.end() && it->second.objects > 0;
+    }
+    if (row->charged_bytes != 0 || holds_objects) return answer(res, 409, k_not_empty, k_json_type);
+    if (persist_fails()) return answer(res, 500, k_persist_fail, k_json_type);
+    {
+      std::lock_guard lock(m_mutex);
+      m_admin->policy.erase(id);
+      recompute();
+    }
+    return answer(res, 200, R"({"success":true,"data":null})", k_json_type);
+  });
+  http.Post("/api/v1/remove_all", [=, this](const httplib::Request& req, httplib::Response& res) {
+    // The master reads tenant_id without URL-decoding it: take it from the raw target.
+    std::string id;
+    const auto query = req.target.find('?');
+    if (query != std::string::npos) {
+      std::string_view rest = std::string_view(req.target).substr(query + 1);
+      while (!rest.empty()) {
+        const auto amp = rest.find('&');
+        const std::string_view pair = rest.substr(0, amp);
+        if (pair.substr(0, 10) == "tenant_id=") id = std::string(pair.substr(10));
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+      }
+    }
+    if (gate()) return answer(res, 503, k_inactive, k_json_type);
+    std::uint64_t removed = 0;
+    if (m_admin) {
+      std::lock_guard lock(m_mutex);
+      for (auto& [tenant, tally] : m_admin->usage) {
+        if (!id.empty() && tenant != id) continue;
+        removed += tally.objects;
+        tally = restore::TenantTally{};
+      }
+      recompute();
+    }
+    return answer(res, 200, "{\"success\":true,\"removed_count\":" + std::to_string(removed) + "}", k_json_type);
   });
   const int bound = port == 0 ? http.bind_to_any_port("127.0.0.1") : (http.bind_to_port("127.0.0.1", port) ? port : -1);
   if (bound <= 0) return -1;

@@ -5,6 +5,16 @@
 //   GET /api/v1/tenant_quotas?tenant_id= one tenant (§5.2): 400 -600 invalid id, 404 -704, empty = list
 //   GET /metrics                         master section, then the tenant block laid out like a real
 //                                        master (§11.1: HELP/TYPE first, samples grouped by tenant)
+//   PUT /api/v1/tenant_quotas?tenant_id= upsert a policy (§5.3): 400 checks first, the 503 gate, 409
+//                                        mode off, 500 -1503 when persisting fails (state unchanged)
+//   DELETE /api/v1/tenant_quotas?tenant_id= (§5.4): 404 without a policy, 409 -1702 TENANT_NOT_EMPTY
+//                                        while charged or holding objects, 500 -1503, then data null
+//   POST /api/v1/remove_all?tenant_id=&force= the tenant's objects removed (the id is not URL-decoded;
+//                                        an empty id removes every tenant's); {"success":true,
+//                                        "removed_count":N}. The stand-in has no leases: force or not,
+//                                        every object of the tenant goes; a --drift (a leak) stays
+// The admin routes recompute the table from the state a restore rebuilt (usage, policy, capacity)
+// as the master does (quota::build_account_table).
 // Bodies are byte-compatible with ylt struct_json (compact, declaration order, non-ASCII as
 // uppercase \uXXXX). The state comes from an account table our library computed from a store;
 // knobs inject drift and faults. Nothing here is part of the product.
@@ -23,6 +33,7 @@
 
 #include "quota/account_table.hpp"
 #include "reconcile/live_types.hpp"
+#include "restore/restored_state.hpp"
 
 namespace moonquota::test {
 
@@ -53,6 +64,14 @@ struct StandInKnobs {
   std::optional<std::uint64_t> ha_perf_durable_sequence;
   std::uint64_t ha_perf_last_batch_id = 0;
   std::uint64_t ha_perf_committed_queue_depth = 0;
+  std::uint32_t persist_fail_first = 0;  // first N PUT/DELETE: the connector save fails (500 -1503)
+};
+
+// What the admin routes change: per-tenant usage, the policy, the capacity.
+struct StandInAdminState {
+  std::map<std::string, restore::TenantTally> usage;
+  std::map<std::string, std::uint64_t> policy;
+  std::uint64_t capacity_bytes = 0;
 };
 
 // Visible rows of an account table as the master lists them (explicit policy or charged > 0).
@@ -61,6 +80,8 @@ struct StandInKnobs {
 class MasterStandIn {
  public:
   MasterStandIn(std::vector<reconcile::LiveTenant> tenants, std::uint64_t capacity_bytes, StandInKnobs knobs);
+  // With the admin routes (PUT, DELETE, remove_all): the table is recomputed from `admin`.
+  MasterStandIn(StandInAdminState admin, StandInKnobs knobs);
   ~MasterStandIn();
   MasterStandIn(const MasterStandIn&) = delete;
   MasterStandIn& operator=(const MasterStandIn&) = delete;
@@ -76,6 +97,10 @@ class MasterStandIn {
  private:
   struct Server;
   [[nodiscard]] std::vector<reconcile::LiveTenant> tenants_now(std::uint64_t request_number) const;
+  void recompute();            // m_tenants from m_admin (holding m_mutex)
+  mutable std::mutex m_mutex;  // m_tenants and m_admin: the admin routes change them
+  std::optional<StandInAdminState> m_admin;
+  std::atomic<std::uint32_t> m_persist_attempts{0};
   std::vector<reconcile::LiveTenant> m_tenants;
   std::uint64_t m_capacity_bytes;
   StandInKnobs m_knobs;

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "format/policy_yaml.hpp"
 #include "quota/rebuild.hpp"
 #include "source/local_object_store.hpp"
 #include "support/master_stand_in.hpp"
@@ -89,6 +90,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> omit_series;
   app.add_option("--omit-series", omit_series,
                  "TENANT=FAMILY: /metrics lacks mooncake_tenant_quota_FAMILY for TENANT (repeatable)");
+  app.add_option("--persist-fail-first", knobs.persist_fail_first,
+                 "The first N PUT/DELETE requests fail to persist the policy: 500 -1503, nothing changed");
   app.add_option("--live-capacity", live_capacity, "Capacity gauge value (default: the rebuilt capacity)");
   app.add_option("--ha-applied-sequence", knobs.ha_applied_sequence,
                  "/metrics: ha_oplog_applied_sequence_id (a standby's applied sequence)");
@@ -156,8 +159,20 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  mq::test::MasterStandIn stand_in(mq::test::live_tenants_from(rebuilt->table),
-                                   live_capacity.value_or(rebuilt->table.capacity_bytes), knobs);
+  // The admin routes recompute from what the restore rebuilt: its usage, the policy, the capacity.
+  mq::test::StandInAdminState admin;
+  if (rebuilt->outcome.state) admin.usage = rebuilt->outcome.state->tenants;
+  if (rebuilt->promote) admin.usage = rebuilt->promote->validation.tenants;
+  if (!policy.empty()) {
+    auto loaded = mq::format::load_policy_file(policy);
+    if (!loaded.ok()) return std::cerr << "master-stand-in: " << loaded.status().message() << "\n", 3;
+    admin.policy = loaded->quotas;
+  }
+  admin.capacity_bytes = live_capacity.value_or(rebuilt->table.capacity_bytes);
+  mq::test::MasterStandIn stand_in =
+      charge_in_flight
+          ? mq::test::MasterStandIn(mq::test::live_tenants_from(rebuilt->table), admin.capacity_bytes, knobs)
+          : mq::test::MasterStandIn(std::move(admin), knobs);
   const int bound = stand_in.start(port);
   if (bound < 0) {
     std::cerr << "master-stand-in: cannot bind 127.0.0.1:" << port << "\n";

@@ -31,9 +31,11 @@ namespace moonquota::report {
   return util::utc_iso8601(static_cast<std::int64_t>(ms)) + " (" + std::to_string(ms) + " ms)";
 }
 
-// "'gamma' is an orphan: charged with no policy; admission closed, over quota" (id as given).
+// "'gamma' is an orphan: charged with no policy; admission closed, over quota (...)" (id as given).
 [[nodiscard]] inline std::string orphan_phrase(const std::string& tenant_id) {
-  return "'" + tenant_id + "' is an orphan: charged with no policy; admission closed, over quota";
+  return "'" + tenant_id +
+         "' is an orphan: charged with no policy; admission closed, over quota (quota-reconcile plan --adopt "
+         "TENANT=BYTES writes the fix)";
 }
 
 // Which model made the expected side (docs/accounting.md, "The two models").

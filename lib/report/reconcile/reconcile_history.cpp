@@ -31,6 +31,48 @@ bool selected(const history::TenantTrend& t, const std::optional<std::string>& t
   return !tenant || t.tenant_id == *tenant;
 }
 
+std::string row_text(const std::optional<quota::TenantQuotaRow>& r) {
+  if (!r) return "not listed";
+  return "charged " + std::to_string(r->charged_bytes) + ", policy " +
+         (r->has_explicit_policy ? std::to_string(r->requested_quota_bytes) : std::string("none")) +
+         (r->admission_closed ? ", admission closed" : "");
+}
+
+// The repair steps recorded by `quota-reconcile apply --db`: the evidence before and after a fix.
+void repairs_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out) {
+  util::TextTable table;
+  using A = util::TextTable::Align;
+  for (auto [h, a] : {std::pair{"REPAIRED AT", A::left},
+                      {"TENANT", A::left},
+                      {"ACTION", A::left},
+                      {"OUTCOME", A::left},
+                      {"BEFORE", A::left},
+                      {"AFTER", A::left}}) {
+    table.add_column(h, a);
+  }
+  std::size_t rows = 0;
+  for (const auto& r : trends.repairs) {
+    if (tenant && r.tenant_id != *tenant) continue;
+    table.add_row({utc(r.at_ms), util::printable(r.tenant_id), r.action, r.outcome, row_text(r.before),
+                   r.outcome == "applied" ? row_text(r.after) : "-"});
+    ++rows;
+  }
+  if (rows == 0) return;
+  out << "\nrepairs:   " << rows << " step" << (rows == 1 ? "" : "s")
+      << " of applied plans (quota-reconcile apply --db)\n";
+  table.render(out);
+}
+
+nlohmann::ordered_json row_json(const std::optional<quota::TenantQuotaRow>& r) {
+  if (!r) return nullptr;
+  return {{"requested_quota_bytes", r->requested_quota_bytes},
+          {"effective_quota_bytes", r->effective_quota_bytes},
+          {"charged_bytes", r->charged_bytes},
+          {"admission_closed", r->admission_closed},
+          {"over_quota", r->over_quota},
+          {"has_explicit_policy", r->has_explicit_policy}};
+}
+
 }  // namespace
 
 void render_history_text(const history::TrendTable& trends, const std::optional<std::string>& tenant,
@@ -73,6 +115,7 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
                                    : "outside tolerance")
           << ", rate " << rate(*t) << "\n";
     }
+    repairs_text(trends, tenant, out);
     return;
   }
   for (auto [h, a] : {std::pair{"TENANT", A::left},
@@ -92,6 +135,7 @@ void render_history_text(const history::TrendTable& trends, const std::optional<
                    std::to_string(t.streak_runs), t.persistent ? "yes" : "no", rate(t)});
   }
   table.render(out);
+  repairs_text(trends, tenant, out);
 }
 
 void render_history_json(const history::TrendTable& trends, const std::optional<std::string>& tenant,
@@ -125,6 +169,22 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                        {"points", std::move(points)}});
   }
   j["tenants"] = std::move(tenants);
+  nlohmann::ordered_json repairs = nlohmann::ordered_json::array();
+  for (const auto& r : trends.repairs) {
+    if (tenant && r.tenant_id != *tenant) continue;
+    repairs.push_back({{"at_ms", r.at_ms},
+                       {"cluster", r.cluster},
+                       {"plan_audit_at_ms", r.plan_audit_at_ms},
+                       {"step", r.step},
+                       {"action", r.action},
+                       {"tenant_id", r.tenant_id},
+                       {"request", r.request},
+                       {"outcome", r.outcome},
+                       {"detail", r.detail},
+                       {"before", row_json(r.before)},
+                       {"after", row_json(r.after)}});
+  }
+  j["repairs"] = std::move(repairs);
   out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
