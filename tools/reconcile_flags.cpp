@@ -174,7 +174,7 @@ void add_reconcile_flags(CLI::App& app, ReconcileFlags& f) {
   f.apply->add_option("--max-age", f.apply_max_age, "Refuse a plan whose audit is older (default 1h)")
       ->type_name("DURATION");
   f.apply->add_option("--timeout-ms", ap.timeout_ms, "Connect and read timeout of each request");
-  add_common_flags(*f.apply, f.apply_common, {"text"});
+  add_verbosity_flags(*f.apply, f.apply_common);  // apply prints each step as it goes: no --format, --output
   f.apply->footer(k_apply_footer);
   add_history_subcommand(app, f);
 }

@@ -115,8 +115,16 @@ PlanStep step_from(const Json& j, const std::string& path) {
   s.action = *parsed;
   s.tenant_id = r.id("tenant_id");
   if (s.tenant_id.empty()) throw std::runtime_error(r.where("tenant_id") + ": empty");
+  if (s.action == RepairAction::purge_tenant && !url_unreserved(s.tenant_id)) {
+    throw std::runtime_error(r.where("tenant_id") +
+                             ": a purge sends the id to remove_all, which does not URL-decode it: only A-Z a-z 0-9 "
+                             "- . _ ~");
+  }
   if (s.action == RepairAction::adopt_orphan) {
     s.requested_quota_bytes = r.u64("requested_quota_bytes");
+    if (*s.requested_quota_bytes == 0 || *s.requested_quota_bytes > static_cast<std::uint64_t>(INT64_MAX)) {
+      throw std::runtime_error(r.where("requested_quota_bytes") + ": outside [1, 2^63-1] (the master refuses it)");
+    }
   } else if (j.contains("requested_quota_bytes")) {
     throw std::runtime_error(r.where("requested_quota_bytes") + ": only adopt-orphan sets a quota");
   }

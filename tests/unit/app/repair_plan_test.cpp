@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "reconcile/repair_plan.hpp"
@@ -195,6 +197,13 @@ TEST_F(Repair, OldPlansAndPlansForAnotherClusterAreRefused) {
   EXPECT_FALSE(live_row(master.url(), "gamma")["has_explicit_policy"].get<bool>());
   const auto dead = apply("http://127.0.0.1:" + std::to_string(test::unused_loopback_port()), {"--yes"});
   EXPECT_EQ(dead.exit_code, 4) << dead.err;
+  // apply prints each step as it goes: --output and --format are not its flags; nor an audit flag.
+  EXPECT_EQ(apply(master.url(), {"--dry-run", "--output", (m_dir.path() / "out.txt").string()}).exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(m_dir.path() / "out.txt"));
+  const auto audit_flag = test::run_tool(
+      "quota-reconcile", {"--store", "x", "apply", plan_file(), "--master", master.url(), "--cluster", "cell-a"});
+  EXPECT_EQ(audit_flag.exit_code, 2);
+  EXPECT_NE(audit_flag.err.find("is a flag of the audit, not of 'apply'"), std::string::npos) << audit_flag.err;
 }
 
 TEST_F(Repair, PlanUsageErrors) {
@@ -250,6 +259,16 @@ TEST(RepairPlanJson, RoundTripsAndNamesTheBadMember) {
                 .find("steps[0].preconditions.charged_bytes: not a non-negative integer"),
             std::string::npos);
   EXPECT_FALSE(reconcile::parse_plan_json("{\"schema\": \"quota-reconcile-plan/2\"}", "p.json").ok());
+  j = json::parse(text);
+  j["steps"][0]["requested_quota_bytes"] = 0;
+  EXPECT_NE(reconcile::parse_plan_json(j.dump(), "p.json").status().message().find("outside [1, 2^63-1]"),
+            std::string::npos);
+  j = json::parse(text);
+  j["steps"][0]["action"] = "purge-tenant";
+  j["steps"][0].erase("requested_quota_bytes");
+  j["steps"][0]["tenant_id"] = "a b";
+  EXPECT_NE(reconcile::parse_plan_json(j.dump(), "p.json").status().message().find("does not URL-decode"),
+            std::string::npos);
 }
 
 }  // namespace
