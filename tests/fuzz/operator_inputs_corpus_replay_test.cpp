@@ -1,4 +1,4 @@
-// Replays tests/fuzz/corpus/{s3_env_file,durations,service_request,golden_inputs}/ through their entries
+// Replays tests/fuzz/corpus/{s3_env_file,durations,service_request,golden_inputs,repair_plan}/ through their entries
 // (operator_inputs_entry.hpp), so the seeds and every input a fuzzer crashed on (regression-*)
 // are ordinary tests in every build.
 #include <gtest/gtest.h>
@@ -33,8 +33,13 @@ TEST(OperatorInputsFuzzCorpus, GoldenInputs) {
   replay_corpus("golden_inputs", 3, [](const std::string& in) { run_text(run_golden_inputs, in); });
 }
 
+// Whole inputs: a repair plan as apply reads it.
+TEST(OperatorInputsFuzzCorpus, RepairPlan) {
+  replay_corpus("repair_plan", 1, [](const std::string& in) { run_text(run_repair_plan, in); });
+}
+
 TEST(OperatorInputsFuzzCorpus, EntriesTolerateTinyInputs) {
-  for (auto entry : {run_s3_env_file, run_durations, run_service_request, run_golden_inputs}) {
+  for (auto entry : {run_s3_env_file, run_durations, run_service_request, run_golden_inputs, run_repair_plan}) {
     entry(nullptr, 0);
     for (int byte = 0; byte < 256; ++byte) {
       for (const std::string tail : {"", "/", "/history?", "=", "+", "\xff"}) {

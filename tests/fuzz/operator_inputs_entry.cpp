@@ -13,7 +13,9 @@
 #include "fuzz/entry_checks.hpp"
 #include "golden/fixture_set.hpp"
 #include "inspect/survival_points.hpp"
+#include "reconcile/repair_plan_json.hpp"
 #include "report/inspect/fingerprint_report.hpp"
+#include "report/reconcile/plan_report.hpp"
 #include "service/duration.hpp"
 #include "service/endpoints.hpp"
 #include "service/http_server.hpp"
@@ -242,6 +244,34 @@ int run_golden_inputs(const std::uint8_t* data, std::size_t size) {
       return 0;
     }
   }
+}
+
+int run_repair_plan(const std::uint8_t* data, std::size_t size) {
+  const std::string text = as_string(data, size);
+  auto plan = reconcile::parse_plan_json(text, "plan.json");
+  check_error(plan);
+  if (!plan.ok()) return 0;
+  for (const auto& s : plan->steps) {
+    check(!s.tenant_id.empty());
+    if (s.action == reconcile::RepairAction::adopt_orphan) {
+      check(s.requested_quota_bytes && *s.requested_quota_bytes >= 1 &&
+            *s.requested_quota_bytes <= static_cast<std::uint64_t>(INT64_MAX));
+    }
+    if (s.action == reconcile::RepairAction::purge_tenant) check(reconcile::url_unreserved(s.tenant_id));
+  }
+  auto back = reconcile::parse_plan_json(reconcile::plan_json(*plan), "written");
+  // A reason or note that is not UTF-8 is written printable: compare what survives a round trip.
+  check(back.ok() && back->steps.size() == plan->steps.size() && back->cluster == plan->cluster);
+  if (back.ok()) {
+    for (std::size_t i = 0; i < plan->steps.size(); ++i) {
+      check(back->steps[i].tenant_id == plan->steps[i].tenant_id && back->steps[i].action == plan->steps[i].action &&
+            back->steps[i].preconditions == plan->steps[i].preconditions);
+    }
+  }
+  std::ostringstream out;
+  report::render_plan(*plan, report::OutputFormat::text, out);
+  check(!out.str().empty());
+  return 0;
 }
 
 }  // namespace moonquota::fuzz

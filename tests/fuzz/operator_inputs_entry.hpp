@@ -18,6 +18,10 @@
 //                         comparison with and without history, stale), the rest is a path and a
 //                         query split on '?', '&' and '='. Every answer has a known status, a
 //                         content type, and JSON answers (/history, /report.json) parse.
+//   run_repair_plan       a repair plan as `apply` reads it (parse_plan_json): what parses has known
+//                         actions, non-empty ids, an adopt quota in [1, 2^63-1] and purge ids remove_all
+//                         can receive; written back (plan_json) it parses to the same plan, and its
+//                         text renders.
 //   run_golden_inputs     snapshot-golden's inputs; byte 0 picks: allowed-changes.yaml (what parses
 //                         names a known field and a reason), fingerprint.json (what parses renders
 //                         back to JSON that parses to the same shape and id), an args file (its
@@ -33,5 +37,6 @@ int run_s3_env_file(const std::uint8_t* data, std::size_t size);
 int run_durations(const std::uint8_t* data, std::size_t size);
 int run_service_request(const std::uint8_t* data, std::size_t size);
 int run_golden_inputs(const std::uint8_t* data, std::size_t size);
+int run_repair_plan(const std::uint8_t* data, std::size_t size);
 
 }  // namespace moonquota::fuzz

@@ -206,6 +206,41 @@ TEST_F(Repair, OldPlansAndPlansForAnotherClusterAreRefused) {
   EXPECT_NE(audit_flag.err.find("is a flag of the audit, not of 'apply'"), std::string::npos) << audit_flag.err;
 }
 
+// The quota from a policy file: its orphans are adopted, its other tenants left alone.
+TEST_F(Repair, APolicyFileGivesTheOrphansTheirQuotas) {
+  test::StandInProcess master({});
+  test::write_file(m_dir.path() / "adopt.yaml",
+                   "version: 1\ntenants:\n  - name: \"alpha\"\n    quota: 5\n  - name: \"gamma\"\n    quota: 2MB\n");
+  ASSERT_EQ(make_plan(master.url(), {"--adopt-policy", (m_dir.path() / "adopt.yaml").string()}).exit_code, 1);
+  const json plan = json::parse(test::read_file(plan_file()));
+  ASSERT_EQ(plan["steps"].size(), 1u);
+  EXPECT_EQ(plan["steps"][0]["tenant_id"], "gamma");
+  EXPECT_EQ(plan["steps"][0]["requested_quota_bytes"], 2097152);
+  EXPECT_NE(plan["steps"][0]["reason"].get<std::string>().find("(--adopt-policy)"), std::string::npos);
+}
+
+// A leak (the master charges alpha 4096 bytes more than the metadata explains): a step that sends
+// nothing and says what a restart now would charge; apply reports it and sends nothing.
+TEST_F(Repair, ALeakNeedsARestartAndTheStepSaysWhatItWouldCharge) {
+  test::StandInProcess master({"--drift", "alpha=+4096"});
+  ASSERT_EQ(make_plan(master.url(), {}).exit_code, 1);
+  const json plan = json::parse(test::read_file(plan_file()));
+  ASSERT_EQ(plan["steps"].size(), 1u);
+  const json& step = plan["steps"][0];
+  EXPECT_EQ(step["action"], "resync-requires-restart");
+  EXPECT_EQ(step["tenant_id"], "alpha");
+  EXPECT_EQ(step["evidence"]["unexplained_bytes"], 4096);
+  // A restart now (the restore model at the plan's time) charges alpha what the metadata holds
+  // after its lease erasure: every object of the capture has an ended lease by now.
+  EXPECT_TRUE(step["evidence"]["restart_charged_bytes"].is_number_unsigned());
+  EXPECT_EQ(step["evidence"]["restart_charged_bytes"].get<std::uint64_t>() +
+                step["evidence"]["restart_lease_dropped_bytes"].get<std::uint64_t>(),
+            840257u);
+  const auto applied = apply(master.url(), {"--yes"});
+  EXPECT_EQ(applied.exit_code, 0) << applied.out;
+  EXPECT_NE(applied.out.find("informational: nothing to send"), std::string::npos) << applied.out;
+}
+
 TEST_F(Repair, PlanUsageErrors) {
   test::StandInProcess master({});
   const auto cases = std::vector<std::pair<std::vector<std::string>, std::string>>{
