@@ -211,6 +211,9 @@ util::Status check_reconcile_subcommand_flags(const CLI::App& app, const Reconci
   if (f.doctor->parsed() && f.common.format != "text" && f.common.format != "json") {
     return Status::invalid_argument("doctor writes --format text or json");
   }
+  if (f.plan->parsed() && f.common.format != "text" && f.common.format != "json") {
+    return Status::invalid_argument("plan writes --format text or json (with --output: the JSON plan)");
+  }
   if (f.audit.metadata.explain && f.common.format != "text" && f.common.format != "json") {
     return Status::invalid_argument("--explain is shown by --format text and json");
   }

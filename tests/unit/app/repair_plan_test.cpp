@@ -255,6 +255,9 @@ TEST_F(Repair, PlanUsageErrors) {
     EXPECT_EQ(run.exit_code, 2) << extra[0] << " " << extra[1] << ": " << run.err;
     EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
   }
+  const auto prom = test::run_tool("quota-reconcile", plan_args(master.url(), {"--format", "prom"}));
+  EXPECT_EQ(prom.exit_code, 2);
+  EXPECT_NE(prom.err.find("plan writes --format text or json"), std::string::npos) << prom.err;
   const auto orphan_left = make_plan(master.url(), {});
   EXPECT_EQ(orphan_left.exit_code, 0);
   EXPECT_NE(orphan_left.out.find("'gamma' is an orphan"), std::string::npos) << orphan_left.out;
