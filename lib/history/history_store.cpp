@@ -1,5 +1,7 @@
 #include "history/history_store.hpp"
 
+#include "history/tenant_row_json.hpp"
+
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
@@ -238,33 +240,6 @@ util::Result<std::vector<HistoryStore::TimedPoint>> HistoryStore::tenant_points(
   return out;
 }
 
-namespace {
-
-json row_json(const std::optional<quota::TenantQuotaRow>& r) {
-  if (!r) return nullptr;
-  return {{"requested_quota_bytes", r->requested_quota_bytes},
-          {"effective_quota_bytes", r->effective_quota_bytes},
-          {"charged_bytes", r->charged_bytes},
-          {"admission_closed", r->admission_closed},
-          {"over_quota", r->over_quota},
-          {"has_explicit_policy", r->has_explicit_policy}};
-}
-
-std::optional<quota::TenantQuotaRow> row_from(const json& j, const std::string& tenant) {
-  if (j.is_null()) return std::nullopt;
-  quota::TenantQuotaRow r;
-  r.tenant_id = tenant;
-  r.requested_quota_bytes = j.at("requested_quota_bytes").get<std::uint64_t>();
-  r.effective_quota_bytes = j.at("effective_quota_bytes").get<std::uint64_t>();
-  r.charged_bytes = j.at("charged_bytes").get<std::uint64_t>();
-  r.admission_closed = j.at("admission_closed").get<bool>();
-  r.over_quota = j.at("over_quota").get<bool>();
-  r.has_explicit_policy = j.at("has_explicit_policy").get<bool>();
-  return r;
-}
-
-}  // namespace
-
 util::Status HistoryStore::append_repair(const RepairRecord& r) {
   const json j = {{"cluster_hex", util::to_hex(r.cluster)},
                   {"plan_audit_at_ms", r.plan_audit_at_ms},
@@ -273,8 +248,8 @@ util::Status HistoryStore::append_repair(const RepairRecord& r) {
                   {"request_hex", util::to_hex(r.request)},
                   {"outcome", r.outcome},
                   {"detail_hex", util::to_hex(r.detail)},
-                  {"before", row_json(r.before)},
-                  {"after", row_json(r.after)}};
+                  {"before", tenant_row_json(r.before)},
+                  {"after", tenant_row_json(r.after)}};
   char step[9];
   std::snprintf(step, sizeof step, "%08x", r.step);
   rocksdb::WriteOptions w;
@@ -301,8 +276,8 @@ util::Result<std::vector<RepairRecord>> HistoryStore::repairs(std::uint64_t sinc
       r.request = from_hex(j.at("request_hex").get<std::string>());
       r.outcome = j.at("outcome").get<std::string>();
       r.detail = from_hex(j.at("detail_hex").get<std::string>());
-      r.before = row_from(j.at("before"), r.tenant_id);
-      r.after = row_from(j.at("after"), r.tenant_id);
+      r.before = tenant_row_from(j.at("before"), r.tenant_id);
+      r.after = tenant_row_from(j.at("after"), r.tenant_id);
       out.push_back(std::move(r));
     } catch (const std::exception& e) {
       return util::Status::corruption("history key " + util::printable(key) + ": " + e.what());

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "history/tenant_row_json.hpp"
 #include "report/escape.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/reconcile/reconcile_html.hpp"
@@ -61,16 +62,6 @@ void repairs_text(const history::TrendTable& trends, const std::optional<std::st
   out << "\nrepairs:   " << rows << " step" << (rows == 1 ? "" : "s")
       << " of applied plans (quota-reconcile apply --db)\n";
   table.render(out);
-}
-
-nlohmann::ordered_json row_json(const std::optional<quota::TenantQuotaRow>& r) {
-  if (!r) return nullptr;
-  return {{"requested_quota_bytes", r->requested_quota_bytes},
-          {"effective_quota_bytes", r->effective_quota_bytes},
-          {"charged_bytes", r->charged_bytes},
-          {"admission_closed", r->admission_closed},
-          {"over_quota", r->over_quota},
-          {"has_explicit_policy", r->has_explicit_policy}};
 }
 
 }  // namespace
@@ -181,8 +172,8 @@ void render_history_json(const history::TrendTable& trends, const std::optional<
                        {"request", r.request},
                        {"outcome", r.outcome},
                        {"detail", r.detail},
-                       {"before", row_json(r.before)},
-                       {"after", row_json(r.after)}});
+                       {"before", history::tenant_row_json(r.before)},
+                       {"after", history::tenant_row_json(r.after)}});
   }
   j["repairs"] = std::move(repairs);
   out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
