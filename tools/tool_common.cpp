@@ -260,7 +260,32 @@ std::string unexpected_arguments_message(const CLI::App& app, const std::vector<
 
 }  // namespace
 
+namespace {
+
+// CLI11 reads an integer with a leading 0 as octal ("010" is 8): every integer option of `app` and
+// its subcommands reads it as decimal, as an operator means it (leading zeros dropped first).
+void decimal_integers(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = option->get_type_name();
+    if (option->get_expected_min() == 0 || (type.rfind("UINT", 0) != 0 && type.rfind("INT", 0) != 0)) continue;
+    // A transform runs before the option's checks (CLI11 puts it first), so a range sees the decimal.
+    option->transform(CLI::Validator(
+        [](std::string& v) -> std::string {
+          const std::size_t sign = !v.empty() && (v[0] == '+' || v[0] == '-') ? 1 : 0;
+          std::size_t first = sign;
+          while (first + 1 < v.size() && v[first] == '0' && v[first + 1] >= '0' && v[first + 1] <= '9') ++first;
+          if (first > sign) v.erase(sign, first - sign);
+          return {};
+        },
+        "", "decimal"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) decimal_integers(*sub);
+}
+
+}  // namespace
+
 int parse_command_line(CLI::App& app, int argc, char** argv, std::string* error) {
+  decimal_integers(app);
   // CLI11 reads "--name=" (nothing after '=') as "--name" and takes the next argument as its
   // value, swallowing a flag: it is "--name" with the empty value, as `--name ""` is.
   std::vector<std::string> args;

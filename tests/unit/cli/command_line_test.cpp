@@ -201,6 +201,25 @@ TEST(CommandLine, IgnoredFlagsAreUsageErrorsNamingTheFlag) {
 
 // --- item 20: --version, --help, NO_COLOR ----------------------------------------------------
 
+// Regression: CLI11 read an integer with a leading 0 as octal (--tolerance-bytes 010 was 8, 08 an
+// error) and checked a range against that octal value (--threads 0300 passed as 192).
+TEST(CommandLine, IntegersWithLeadingZerosAreDecimal) {
+  const std::string r1 = "snapshots/genuine-live/r1_quiescent_orphan/";
+  const std::vector<std::string> audit = {
+      "--store",     source_path(r1 + "store"),         "--policy", source_path(r1 + "policy.yaml"),
+      "--live-json", source_path(r1 + "api_list.json"), "--format", "json"};
+  for (const auto& [given, value] :
+       std::vector<std::pair<std::string, std::string>>{{"010", "10"}, {"08", "8"}, {"0", "0"}, {"000", "0"}}) {
+    const auto run = run_tool("quota-reconcile", with(audit, {"--tolerance-bytes", given}));
+    EXPECT_LE(run.exit_code, 1) << given << ": " << run.err;
+    EXPECT_NE(run.out.find("\"tolerance_bytes\": " + value + ","), std::string::npos) << given;
+  }
+  const auto over = run_tool("quota-rebuild", {"--store", source_path("snapshots/sample/store"), "--threads", "0300"});
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_EQ(
+      run_tool("quota-rebuild", {"--store", source_path("snapshots/sample/store"), "--threads", "0002"}).exit_code, 0);
+}
+
 TEST(CommandLine, VersionNamesTheToolVersionAndUpstreamCommit) {
   for (const auto& tool : k_tools) {
     auto run = run_tool(tool, {"--version"});
