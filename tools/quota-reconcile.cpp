@@ -96,12 +96,7 @@ bool confirm_on_terminal(const mq::app::StepResult& s) {
 }
 
 void print_step(const mq::app::StepResult& s) {
-  const auto row = [](const std::optional<mq::reconcile::LiveTenant>& t) -> std::string {
-    if (!t) return "not listed";
-    return "charged " + std::to_string(t->charged_bytes) + ", policy " +
-           (t->has_explicit_policy ? std::to_string(t->requested_quota_bytes) : std::string("none")) + ", admission " +
-           (t->admission_closed ? "closed" : "open");
-  };
+  const auto row = mq::report::tenant_row_text;
   std::cout << "step " << s.index + 1 << " " << mq::reconcile::repair_action_name(s.step.action) << " '"
             << mq::util::printable(s.step.tenant_id) << "': " << s.outcome << ": " << mq::util::printable(s.detail)
             << "\n";

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 #include <system_error>
 
 #include "util/test_pause.hpp"
@@ -84,11 +85,11 @@ TenantPoint encode_id(TenantPoint p) {
   return p;
 }
 
+// util::from_hex of a stored field; the readers turn the throw into corruption naming the key.
 std::string from_hex(const std::string& hex) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  return out;
+  auto bytes = util::from_hex(hex);
+  if (!bytes) throw std::runtime_error("'" + util::printable(hex) + "' is not the hex this store writes");
+  return std::move(*bytes);
 }
 
 util::Result<RunRecord> run_from(const std::string& key, const std::string& value) {

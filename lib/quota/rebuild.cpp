@@ -64,9 +64,13 @@ SnapshotPoint snapshot_point(const std::string& id, std::int64_t created_at_ms, 
 
 }  // namespace
 
+bool promote_model(const RebuildResult& result) {
+  return result.charge_model == restore::ChargeModel::restore && result.path == MasterPath::promote;
+}
+
 const char* model_name(const RebuildResult& result) {
   if (result.charge_model == restore::ChargeModel::live) return "live";
-  return result.path == MasterPath::promote ? "promote" : "restore";
+  return promote_model(result) ? "promote" : "restore";
 }
 
 util::Result<RebuildResult> run_rebuild(source::ObjectStore& store, const RebuildRequest& request) {

@@ -80,6 +80,8 @@ struct RebuildResult {
 // "restore" (a restore at the restore time) or "promote" (a standby that bootstrapped at the restore
 // time and replayed the OpLog, then promoted).
 [[nodiscard]] const char* model_name(const RebuildResult& result);
+// The promote model: the restore charge on the promote path.
+[[nodiscard]] bool promote_model(const RebuildResult& result);
 
 // Restores (or bootstraps the standby) from `store`, the store of `request.selection` (its
 // --store or --snapshot-dir, resolved by the caller). Path promote: standby bootstrap + OpLog replay + promotion

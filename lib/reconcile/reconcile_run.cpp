@@ -49,7 +49,7 @@ ReconcileReport compare(quota::RebuildResult metadata, LiveObservation live, std
   ctx.metadata_starts_empty = report.metadata.starts_empty();
   if (state) ctx.tallies = &state->tenants;
   if (report.metadata.promote) ctx.tallies = &report.metadata.promote->validation.tenants;
-  ctx.promote = std::string_view(quota::model_name(report.metadata)) == "promote";
+  ctx.promote = quota::promote_model(report.metadata);
   if (ctx.promote) ctx.drops = &report.metadata.drops;
   if (report.phantoms) ctx.phantoms = &*report.phantoms;
   report.tenants = diff_tenants(report.metadata.table, report.live.tenants, ctx);
@@ -61,7 +61,7 @@ util::Result<ReconcileReport> run_reconcile(source::ObjectStore& store, const Re
   MQ_ASSIGN_OR_RETURN(auto metadata, quota::run_rebuild(store, request.metadata));
   MQ_ASSIGN_OR_RETURN(auto live, collect_live(request.live));
   std::optional<PromotePhantoms> phantoms;
-  if (std::string_view(quota::model_name(metadata)) == "promote") {
+  if (quota::promote_model(metadata)) {
     const std::uint64_t until_ms = live.first_sample_ms.value_or(util::epoch_ms_now());
     MQ_ASSIGN_OR_RETURN(phantoms, promote_phantoms(store, request.metadata, metadata, until_ms));
   }

@@ -83,20 +83,9 @@ class Reader {
     const Json& v = at(name);
     if (v.is_string()) return v.get<std::string>();
     if (v.is_object() && v.size() == 1 && v.contains("hex") && v.at("hex").is_string()) {
-      const std::string hex = v.at("hex").get<std::string>();
-      std::string out;
-      if (hex.size() % 2 != 0) throw std::runtime_error(where(name) + ".hex: odd length");
-      for (std::size_t i = 0; i < hex.size(); i += 2) {
-        int byte = 0;
-        for (std::size_t k = i; k < i + 2; ++k) {
-          const char c = hex[k];
-          const int nibble = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-          if (nibble < 0) throw std::runtime_error(where(name) + ".hex: not lowercase hex");
-          byte = byte * 16 + nibble;
-        }
-        out.push_back(static_cast<char>(byte));
-      }
-      return out;
+      auto bytes = util::from_hex(v.at("hex").get<std::string>());
+      if (!bytes) throw std::runtime_error(where(name) + ".hex: not lowercase hex, two digits a byte");
+      return std::move(*bytes);
     }
     throw std::runtime_error(where(name) + ": not a tenant id (a string, or {\"hex\": ...})");
   }

@@ -2,6 +2,7 @@
 // every renderer that shows a key or a tenant id read from untrusted input.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,8 @@ namespace moonquota::util {
 
 // Lower-case hex of the bytes.
 [[nodiscard]] std::string to_hex(std::string_view s);
+// The bytes of to_hex's text (lowercase, two digits a byte); nullopt for anything else.
+[[nodiscard]] std::optional<std::string> from_hex(std::string_view hex);
 
 // `s` without leading and trailing ASCII white space (space, \t \n \r \f \v).
 [[nodiscard]] std::string trim_ascii(const std::string& s);

@@ -19,6 +19,13 @@ std::string preconditions_of(const reconcile::Preconditions& p) {
 
 }  // namespace
 
+std::string tenant_row_text(const std::optional<quota::TenantQuotaRow>& r) {
+  if (!r) return "not listed";
+  return "charged " + std::to_string(r->charged_bytes) + ", policy " +
+         (r->has_explicit_policy ? std::to_string(r->requested_quota_bytes) : std::string("none")) + ", admission " +
+         (r->admission_closed ? "closed" : "open");
+}
+
 void render_plan(const reconcile::RepairPlan& plan, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::json) {
     out << reconcile::plan_json(plan);

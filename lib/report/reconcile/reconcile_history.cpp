@@ -6,6 +6,7 @@
 
 #include "history/tenant_row_json.hpp"
 #include "report/escape.hpp"
+#include "report/reconcile/plan_report.hpp"
 #include "report/reconcile/reconcile_common.hpp"
 #include "report/reconcile/reconcile_html.hpp"
 #include "report/svg_chart.hpp"
@@ -32,13 +33,6 @@ bool selected(const history::TenantTrend& t, const std::optional<std::string>& t
   return !tenant || t.tenant_id == *tenant;
 }
 
-std::string row_text(const std::optional<quota::TenantQuotaRow>& r) {
-  if (!r) return "not listed";
-  return "charged " + std::to_string(r->charged_bytes) + ", policy " +
-         (r->has_explicit_policy ? std::to_string(r->requested_quota_bytes) : std::string("none")) +
-         (r->admission_closed ? ", admission closed" : "");
-}
-
 // The repair steps recorded by `quota-reconcile apply --db`: the evidence before and after a fix.
 void repairs_text(const history::TrendTable& trends, const std::optional<std::string>& tenant, std::ostream& out) {
   util::TextTable table;
@@ -54,8 +48,8 @@ void repairs_text(const history::TrendTable& trends, const std::optional<std::st
   std::size_t rows = 0;
   for (const auto& r : trends.repairs) {
     if (tenant && r.tenant_id != *tenant) continue;
-    table.add_row({utc(r.at_ms), util::printable(r.tenant_id), r.action, r.outcome, row_text(r.before),
-                   r.outcome == "applied" ? row_text(r.after) : "-"});
+    table.add_row({utc(r.at_ms), util::printable(r.tenant_id), r.action, r.outcome, tenant_row_text(r.before),
+                   r.outcome == "applied" ? tenant_row_text(r.after) : "-"});
     ++rows;
   }
   if (rows == 0) return;

@@ -24,5 +24,14 @@ TEST(Printable, EscapesControlBytesOnly) {
   EXPECT_EQ(to_hex("\x01\xab"), "01ab");
 }
 
+TEST(FromHex, ReadsBackWhatToHexWritesAndNothingElse) {
+  const std::string bytes("\x00\xff t\xc3", 5);
+  EXPECT_EQ(from_hex(to_hex(bytes)), bytes);
+  EXPECT_EQ(from_hex(""), std::string());
+  EXPECT_FALSE(from_hex("abc").has_value());  // odd length
+  EXPECT_FALSE(from_hex("AB").has_value());   // to_hex writes lowercase
+  EXPECT_FALSE(from_hex("0g").has_value());
+}
+
 }  // namespace
 }  // namespace moonquota::util
